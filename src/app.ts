@@ -1,0 +1,33 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import { requestId } from "hono/request-id";
+import { createDb } from "./db/client";
+import type { AppEnv } from "./env";
+import { health } from "./health";
+import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
+import { validationHook } from "./http/validation";
+import { documentConfig } from "./openapi";
+import { categoriesRouter } from "./resources/categories";
+import { petsRouter } from "./resources/pets";
+
+/** Builds the whole API: cross-cutting middleware, the resource routers, `/doc` and `/health`. */
+export const createApp = () => {
+	const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+	app.use(requestId());
+	app.use(methodNotAllowed({ app, onMethodNotAllowed }));
+	app.use(async (c, next) => {
+		c.set("db", createDb(c.env.DB));
+		await next();
+	});
+
+	const routes = app
+		.route("/", petsRouter)
+		.route("/", categoriesRouter)
+		.route("/", health);
+	app.doc("/doc", documentConfig);
+	app.notFound(onNotFound);
+	app.onError(onError);
+	return routes;
+};
+
+export type AppType = ReturnType<typeof createApp>;

@@ -1,0 +1,73 @@
+import { sql } from "drizzle-orm";
+import {
+	check,
+	index,
+	integer,
+	sqliteTable,
+	text,
+	uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+import { limits } from "../models/limits";
+import { petStatuses } from "../models/pet-status";
+
+const inList = (values: readonly string[]) =>
+	sql.raw(values.map((v) => `'${v}'`).join(", "));
+
+export const categories = sqliteTable(
+	"categories",
+	{
+		id: integer("id").primaryKey({ autoIncrement: true }),
+		name: text("name").notNull(),
+		description: text("description"),
+	},
+	(t) => [
+		uniqueIndex("categories_name_unique").on(sql`lower(${t.name})`),
+		check(
+			"categories_name_length",
+			sql`length(${t.name}) BETWEEN 1 AND ${sql.raw(String(limits.categoryName))}`,
+		),
+		check(
+			"categories_description_length",
+			sql`${t.description} IS NULL OR length(${t.description}) <= ${sql.raw(String(limits.categoryDescription))}`,
+		),
+	],
+);
+
+export const pets = sqliteTable(
+	"pets",
+	{
+		id: integer("id").primaryKey({ autoIncrement: true }),
+		name: text("name").notNull(),
+		categoryId: integer("category_id")
+			.notNull()
+			.references(() => categories.id, { onDelete: "restrict" }),
+		status: text("status", { enum: petStatuses })
+			.notNull()
+			.default("available"),
+	},
+	(t) => [
+		index("pets_category_id").on(t.categoryId, t.id),
+		index("pets_status").on(t.status, t.id),
+		check(
+			"pets_name_length",
+			sql`length(${t.name}) BETWEEN 1 AND ${sql.raw(String(limits.petName))}`,
+		),
+		check("pets_status_valid", sql`${t.status} IN (${inList(petStatuses)})`),
+	],
+);
+
+export const inventory = sqliteTable(
+	"inventory",
+	{
+		petId: integer("pet_id")
+			.primaryKey()
+			.references(() => pets.id, { onDelete: "cascade" }),
+		quantity: integer("quantity").notNull().default(0),
+	},
+	(t) => [
+		check(
+			"inventory_quantity_range",
+			sql`${t.quantity} BETWEEN 0 AND ${sql.raw(String(limits.stock))}`,
+		),
+	],
+);

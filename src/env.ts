@@ -1,0 +1,8 @@
+import type { RequestIdVariables } from "hono/request-id";
+import type { Db } from "./db/client";
+
+/** The Hono environment every router and middleware of the app shares. */
+export type AppEnv = {
+	Bindings: Env;
+	Variables: RequestIdVariables & { db: Db };
+};

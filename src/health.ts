@@ -1,0 +1,13 @@
+import { Hono } from "hono";
+import type { AppEnv } from "./env";
+import { ApiError } from "./http/errors";
+
+/** Liveness and database reachability, for load balancers and uptime checks. */
+export const health = new Hono<AppEnv>().get("/health", async (c) => {
+	try {
+		await c.env.DB.prepare("SELECT 1").first();
+	} catch {
+		throw new ApiError("unavailable", "The database is unreachable.");
+	}
+	return c.json({ status: "ok" as const }, 200);
+});

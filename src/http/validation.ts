@@ -1,0 +1,36 @@
+import type { Hook } from "@hono/zod-openapi";
+import type { ZodError } from "zod";
+import type { ErrorDetail } from "../models/error";
+import { ApiError } from "./errors";
+
+/** Names the part of the request each validation target reads, as clients see it. */
+const locations: Record<string, string> = {
+	json: "body",
+	param: "path",
+	query: "query",
+	header: "header",
+};
+
+const toDetails = (error: ZodError, location: string): ErrorDetail[] =>
+	error.issues.flatMap((issue) => {
+		const path = [location, ...issue.path.map(String)];
+		if (issue.code === "unrecognized_keys") {
+			return issue.keys.map((key) => ({
+				path: [...path, key].join("."),
+				message: "Unknown field.",
+			}));
+		}
+		return [{ path: path.join("."), message: issue.message }];
+	});
+
+/** The hook every route validator calls: a schema violation becomes a `validation_error` naming each field. */
+// biome-ignore lint/suspicious/noExplicitAny: the hook is shared by routes of every input and env type
+export const validationHook: Hook<any, any, any, any> = (result) => {
+	if (result.success) return;
+	const location = locations[result.target] ?? result.target;
+	throw new ApiError(
+		"validation_error",
+		"The request is invalid.",
+		toDetails(result.error, location),
+	);
+};

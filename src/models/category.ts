@@ -1,0 +1,41 @@
+import { z } from "@hono/zod-openapi";
+import { Id } from "./id";
+import { limits } from "./limits";
+
+const fields = {
+	name: z.string().trim().min(1).max(limits.categoryName).openapi({
+		description: "Unique, compared case-insensitively.",
+		example: "Dog",
+	}),
+	description: z
+		.string()
+		.max(limits.categoryDescription)
+		.optional()
+		.openapi({ example: "Loyal companions." }),
+};
+
+export const NewCategory = z.strictObject(fields).openapi("NewCategory", {
+	example: { name: "Dog", description: "Loyal companions." },
+});
+
+export const CategoryPatch = z
+	.strictObject(fields)
+	.partial()
+	.refine(
+		(patch) => Object.keys(patch).length > 0,
+		"must change at least one field",
+	)
+	.openapi("CategoryPatch", {
+		minProperties: 1,
+		example: { description: "Good boys and girls." },
+	});
+
+export const Category = z.object({ id: Id, ...fields }).openapi("Category", {
+	example: { id: 1, name: "Dog", description: "Loyal companions." },
+});
+
+export const Categories = z.array(Category).openapi("Categories");
+
+export type NewCategory = z.infer<typeof NewCategory>;
+export type CategoryPatch = z.infer<typeof CategoryPatch>;
+export type Category = z.infer<typeof Category>;

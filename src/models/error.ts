@@ -1,0 +1,37 @@
+import { z } from "@hono/zod-openapi";
+
+export const ErrorDetail = z
+	.object({
+		path: z.string().openapi({
+			description: "Where the problem is, e.g. `body.name` or `query.limit`.",
+			example: "body.name",
+		}),
+		message: z.string().openapi({
+			example: "Too small: expected string to have >=1 characters",
+		}),
+	})
+	.openapi("ErrorDetail");
+
+/** The one shape of every error response. */
+export const ErrorBody = z
+	.object({
+		code: z.string().openapi({
+			description: "Stable, machine-readable error code.",
+			example: "validation_error",
+		}),
+		message: z.string().openapi({
+			description: "Human-readable explanation.",
+			example: "The request is invalid.",
+		}),
+		status: z
+			.int()
+			.openapi({ description: "Equal to the HTTP status code.", example: 400 }),
+		details: z
+			.array(ErrorDetail)
+			.optional()
+			.openapi({ description: "Per-field problems, for validation errors." }),
+	})
+	.openapi("Error");
+
+export type ErrorBody = z.infer<typeof ErrorBody>;
+export type ErrorDetail = z.infer<typeof ErrorDetail>;

@@ -1,0 +1,43 @@
+import { z } from "@hono/zod-openapi";
+import { Id } from "./id";
+import { limits } from "./limits";
+import { PetStatus } from "./pet-status";
+
+const fields = {
+	name: z
+		.string()
+		.trim()
+		.min(1)
+		.max(limits.petName)
+		.openapi({ description: "Trimmed; never blank.", example: "Rex" }),
+	categoryId: Id.openapi({
+		description: "The category the pet belongs to.",
+		example: 1,
+	}),
+	status: PetStatus,
+};
+
+export const NewPet = z
+	.strictObject({ ...fields, status: fields.status.default("available") })
+	.openapi("NewPet", {
+		example: { name: "Rex", categoryId: 1, status: "available" },
+	});
+
+export const PetPatch = z
+	.strictObject(fields)
+	.partial()
+	.refine(
+		(patch) => Object.keys(patch).length > 0,
+		"must change at least one field",
+	)
+	.openapi("PetPatch", { minProperties: 1, example: { status: "sold" } });
+
+export const Pet = z.object({ id: Id, ...fields }).openapi("Pet", {
+	example: { id: 1, name: "Rex", categoryId: 1, status: "available" },
+});
+
+export const Pets = z.array(Pet).openapi("Pets");
+
+export type NewPet = z.infer<typeof NewPet>;
+export type PetPatch = z.infer<typeof PetPatch>;
+export type Pet = z.infer<typeof Pet>;

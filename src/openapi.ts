@@ -1,0 +1,20 @@
+/** Document-level metadata of the OpenAPI document served at `/doc`. */
+export const documentConfig = {
+	openapi: "3.0.3",
+	info: {
+		title: "Petstore API",
+		version: "1.0.0",
+		description:
+			"Pets, their categories, store orders and stock inventory, on Cloudflare Workers and D1.",
+	},
+	tags: [
+		{ name: "Pets", description: "Everything about the animals for sale." },
+		{
+			name: "Animals",
+			description: "The pets themselves.",
+			"x-parent": "Pets",
+		},
+		{ name: "Categories", description: "Kinds of pet.", "x-parent": "Pets" },
+	],
+	"x-tagGroups": [{ name: "Pets", tags: ["Animals", "Categories"] }],
+};

@@ -1,0 +1,62 @@
+import { ApiError } from "../../http/errors";
+import { paginate } from "../../http/pagination";
+import type { AppRouteHandler } from "../../http/router";
+import * as queries from "./queries";
+import type * as routes from "./routes";
+
+const petNotFound = (id: number) =>
+	new ApiError("not_found", `Pet ${id} does not exist.`);
+const unknownCategory = (id: number) =>
+	new ApiError("unknown_category", `Category ${id} does not exist.`);
+
+export const listPets: AppRouteHandler<typeof routes.listPets> = async (c) => {
+	const { limit, cursor, ...filter } = c.req.valid("query");
+	const rows = await queries.listPets(c.var.db, {
+		...filter,
+		limit,
+		after: cursor ?? 0,
+	});
+	return c.json(paginate(c, rows, limit), 200);
+};
+
+export const createPet: AppRouteHandler<typeof routes.createPet> = async (
+	c,
+) => {
+	const body = c.req.valid("json");
+	const pet = await queries.createPet(c.var.db, body);
+	if (!pet) throw unknownCategory(body.categoryId);
+	return c.json(pet, 201, { Location: `/pets/${pet.id}` });
+};
+
+export const getPetById: AppRouteHandler<typeof routes.getPetById> = async (
+	c,
+) => {
+	const { petId } = c.req.valid("param");
+	const pet = await queries.getPet(c.var.db, petId);
+	if (!pet) throw petNotFound(petId);
+	return c.json(pet, 200);
+};
+
+const update =
+	(
+		route: "replacePet" | "updatePet",
+	): AppRouteHandler<(typeof routes)[typeof route]> =>
+	async (c) => {
+		const { petId } = c.req.valid("param");
+		const changes = c.req.valid("json");
+		const result = await queries.updatePet(c.var.db, petId, changes);
+		if ("pet" in result) return c.json(result.pet, 200);
+		if (result.missing === "pet") throw petNotFound(petId);
+		throw unknownCategory(changes.categoryId ?? 0);
+	};
+
+export const replacePet = update("replacePet");
+export const updatePet = update("updatePet");
+
+export const deletePet: AppRouteHandler<typeof routes.deletePet> = async (
+	c,
+) => {
+	const { petId } = c.req.valid("param");
+	if (!(await queries.deletePet(c.var.db, petId))) throw petNotFound(petId);
+	return c.body(null, 204);
+};

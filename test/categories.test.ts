@@ -1,0 +1,236 @@
+import { describe, expect, it } from "vitest";
+import {
+	api,
+	type Category,
+	collectPages,
+	createCategory,
+	createPet,
+	expectError,
+	send,
+	uniqueName,
+} from "./support/api";
+
+describe("POST /categories", () => {
+	it("creates the category with a Location", async () => {
+		const response = await send("POST", "/categories", {
+			name: " Parrots ",
+			description: "Talkative.",
+		});
+		expect(response.status).toBe(201);
+		const category = await response.json<Category>();
+		expect(category).toEqual({
+			id: expect.any(Number),
+			name: "Parrots",
+			description: "Talkative.",
+		});
+		expect(response.headers.get("location")).toBe(`/categories/${category.id}`);
+	});
+
+	it("omits an absent description", async () => {
+		const category = await createCategory();
+		expect(Object.keys(category).sort()).toEqual(["id", "name"]);
+	});
+
+	it("answers 409 category_exists for a name taken in any letter case", async () => {
+		const name = uniqueName("Hamster");
+		await createCategory(name);
+		await expectError(
+			await send("POST", "/categories", { name: name.toUpperCase() }),
+			409,
+			"category_exists",
+		);
+	});
+
+	it.each([
+		["an empty name", { name: "" }, "body.name"],
+		["a blank name", { name: "  " }, "body.name"],
+		["a name over 50 characters", { name: "x".repeat(51) }, "body.name"],
+		[
+			"a description over 500 characters",
+			{ name: "Ok", description: "x".repeat(501) },
+			"body.description",
+		],
+		["an unknown field", { name: "Ok", colour: "red" }, "body.colour"],
+		["a name that is not a string", { name: 7 }, "body.name"],
+	])("rejects %s", async (_, body, path) => {
+		const error = await expectError(
+			await send("POST", "/categories", body),
+			400,
+			"validation_error",
+		);
+		expect(error.details?.map((detail) => detail.path)).toContain(path);
+	});
+
+	it("accepts a name of 50 and a description of 500 characters, and an empty description", async () => {
+		const long = await send("POST", "/categories", {
+			name: "y".repeat(50),
+			description: "d".repeat(500),
+		});
+		expect(long.status).toBe(201);
+		const empty = await send("POST", "/categories", {
+			name: uniqueName("Empty"),
+			description: "",
+		});
+		expect(await empty.json()).toMatchObject({ description: "" });
+	});
+});
+
+describe("GET /categories/{categoryId}", () => {
+	it("returns the category", async () => {
+		const category = await createCategory();
+		const response = await api(`/categories/${category.id}`);
+		expect(response.status).toBe(200);
+		expect(await response.json()).toEqual(category);
+	});
+
+	it("answers 404 for a category that does not exist and 400 for a malformed id", async () => {
+		await expectError(await api("/categories/424242"), 404, "not_found");
+		const error = await expectError(
+			await api("/categories/dog"),
+			400,
+			"validation_error",
+		);
+		expect(error.details?.[0]?.path).toBe("path.categoryId");
+	});
+});
+
+describe("PUT /categories/{categoryId}", () => {
+	it("replaces every field, removing an omitted description", async () => {
+		const created = await send("POST", "/categories", {
+			name: uniqueName("Fish"),
+			description: "Wet.",
+		});
+		const category = await created.json<Category>();
+		const name = uniqueName("Fishes");
+		const response = await send("PUT", `/categories/${category.id}`, {
+			name,
+		});
+		expect(response.status).toBe(200);
+		expect(await response.json()).toEqual({ id: category.id, name });
+		expect(await (await api(`/categories/${category.id}`)).json()).toEqual({
+			id: category.id,
+			name,
+		});
+	});
+
+	it("lets a category keep its own name in another letter case", async () => {
+		const category = await createCategory();
+		const response = await send("PUT", `/categories/${category.id}`, {
+			name: category.name.toLowerCase(),
+		});
+		expect(response.status).toBe(200);
+	});
+
+	it("answers 409 for another category's name and 404 for a missing category", async () => {
+		const taken = await createCategory();
+		const category = await createCategory();
+		await expectError(
+			await send("PUT", `/categories/${category.id}`, { name: taken.name }),
+			409,
+			"category_exists",
+		);
+		expect(await (await api(`/categories/${category.id}`)).json()).toEqual(
+			category,
+		);
+		await expectError(
+			await send("PUT", "/categories/424242", { name: uniqueName("Ghost") }),
+			404,
+			"not_found",
+		);
+	});
+});
+
+describe("PATCH /categories/{categoryId}", () => {
+	it("changes only the given fields", async () => {
+		const category = await createCategory();
+		const response = await send("PATCH", `/categories/${category.id}`, {
+			description: "Now described.",
+		});
+		expect(response.status).toBe(200);
+		expect(await response.json()).toEqual({
+			...category,
+			description: "Now described.",
+		});
+	});
+
+	it("rejects an empty patch, a taken name and a missing category", async () => {
+		const taken = await createCategory();
+		const category = await createCategory();
+		await expectError(
+			await send("PATCH", `/categories/${category.id}`, {}),
+			400,
+			"validation_error",
+		);
+		await expectError(
+			await send("PATCH", `/categories/${category.id}`, {
+				name: taken.name.toUpperCase(),
+			}),
+			409,
+			"category_exists",
+		);
+		await expectError(
+			await send("PATCH", "/categories/424242", { description: "x" }),
+			404,
+			"not_found",
+		);
+	});
+});
+
+describe("DELETE /categories/{categoryId}", () => {
+	it("deletes a category without pets", async () => {
+		const category = await createCategory();
+		const response = await api(`/categories/${category.id}`, {
+			method: "DELETE",
+		});
+		expect(response.status).toBe(204);
+		await expectError(
+			await api(`/categories/${category.id}`),
+			404,
+			"not_found",
+		);
+	});
+
+	it("answers 409 category_in_use while pets belong to it, and keeps it", async () => {
+		const category = await createCategory();
+		await createPet(category.id);
+		await expectError(
+			await api(`/categories/${category.id}`, { method: "DELETE" }),
+			409,
+			"category_in_use",
+		);
+		expect((await api(`/categories/${category.id}`)).status).toBe(200);
+	});
+
+	it("answers 404 for a category that does not exist", async () => {
+		await expectError(
+			await api("/categories/424242", { method: "DELETE" }),
+			404,
+			"not_found",
+		);
+	});
+});
+
+describe("GET /categories", () => {
+	it("pages through every category in id order", async () => {
+		for (let i = 0; i < 5; i++) await createCategory();
+		const all = await collectPages<Category>("/categories?limit=100");
+		const paged = await collectPages<Category>("/categories?limit=2");
+		expect(paged.items).toEqual(all.items);
+		expect(paged.pages.every((size) => size <= 2)).toBe(true);
+		const ids = paged.items.map((category) => category.id);
+		expect(ids).toEqual([...ids].sort((a, b) => a - b));
+	});
+
+	it("rejects a limit out of range and a foreign cursor", async () => {
+		await expectError(
+			await api("/categories?limit=101"),
+			400,
+			"validation_error",
+		);
+		await expectError(
+			await api("/categories?cursor=abc"),
+			400,
+			"validation_error",
+		);
+	});
+});

@@ -1,0 +1,134 @@
+import { describe, expect, it } from "vitest";
+import { api } from "./support/api";
+
+type Operation = {
+	operationId?: string;
+	tags?: string[];
+	responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+};
+type Document = {
+	openapi: string;
+	info: { version: string };
+	paths: Record<string, Record<string, Operation>>;
+	components: { schemas: Record<string, Record<string, unknown>> };
+};
+
+const document = async () => {
+	const response = await api("/doc");
+	expect(response.status).toBe(200);
+	return response.json<Document>();
+};
+
+const operations = (doc: Document) =>
+	Object.entries(doc.paths).flatMap(([path, methods]) =>
+		Object.entries(methods).map(([method, operation]) => ({
+			path,
+			method,
+			...operation,
+		})),
+	);
+
+const maxId = 2 ** 53 - 1;
+const int64 = { type: "integer", format: "int64", minimum: 1, maximum: maxId };
+
+describe("GET /doc", () => {
+	it("is an OpenAPI 3.0.3 document of version 1.0.0 that does not list itself", async () => {
+		const doc = await document();
+		expect(doc.openapi).toBe("3.0.3");
+		expect(doc.info.version).toBe("1.0.0");
+		expect(doc.paths["/doc"]).toBeUndefined();
+	});
+
+	it("names every model of the contract as a component schema, with its bounds", async () => {
+		const { schemas } = (await document()).components;
+		expect(schemas.PetStatus).toMatchObject({
+			type: "string",
+			enum: ["available", "pending", "sold"],
+		});
+		expect(schemas.NewPet).toMatchObject({
+			required: ["name", "categoryId"],
+			additionalProperties: false,
+			properties: {
+				name: { type: "string", minLength: 1, maxLength: 100 },
+				categoryId: int64,
+				status: { $ref: "#/components/schemas/PetStatus" },
+			},
+		});
+		expect(schemas.Pet).toMatchObject({
+			required: ["id", "name", "categoryId", "status"],
+			properties: { id: int64 },
+		});
+		expect(schemas.Pets).toMatchObject({
+			type: "array",
+			items: { $ref: "#/components/schemas/Pet" },
+		});
+		expect(schemas.NewCategory).toMatchObject({
+			required: ["name"],
+			properties: {
+				name: { type: "string", minLength: 1, maxLength: 50 },
+				description: { type: "string", maxLength: 500 },
+			},
+		});
+		expect(schemas.Category).toMatchObject({
+			required: ["id", "name"],
+			properties: { id: int64 },
+		});
+		expect(schemas.Error).toMatchObject({
+			required: ["code", "message", "status"],
+			properties: {
+				code: { type: "string" },
+				message: { type: "string" },
+				status: { type: "integer" },
+				details: {
+					type: "array",
+					items: { $ref: "#/components/schemas/ErrorDetail" },
+				},
+			},
+		});
+	});
+
+	it("gives every operation an operationId, a tag and documented errors", async () => {
+		const all = operations(await document());
+		expect(all.map((operation) => operation.operationId).sort()).toEqual(
+			expect.arrayContaining([
+				"createCategory",
+				"createPet",
+				"deleteCategory",
+				"deletePet",
+				"getCategoryById",
+				"getPetById",
+				"listCategories",
+				"listPets",
+				"replaceCategory",
+				"replacePet",
+				"updateCategory",
+				"updatePet",
+			]),
+		);
+		for (const operation of all) {
+			expect(operation.tags?.length, operation.path).toBeGreaterThan(0);
+			const errors = Object.entries(operation.responses).filter(
+				([status]) => Number(status) >= 400,
+			);
+			expect(errors.map(([status]) => status)).toContain("500");
+			for (const [, response] of errors) {
+				expect(response.content?.["application/json"]?.schema).toEqual({
+					$ref: "#/components/schemas/Error",
+				});
+			}
+		}
+	});
+
+	it("documents path ids as int64 within the range a client can hold", async () => {
+		const doc = await document();
+		const parameters = doc.paths["/pets/{petId}"].get as unknown as {
+			parameters: { name: string; schema: unknown }[];
+		};
+		expect(parameters.parameters).toContainEqual(
+			expect.objectContaining({
+				name: "petId",
+				schema: expect.objectContaining(int64),
+			}),
+		);
+	});
+});

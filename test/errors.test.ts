@@ -1,0 +1,79 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { api, expectError, send } from "./support/api";
+
+describe("the uniform Error", () => {
+	it("answers an unknown path with 404 not_found", async () => {
+		await expectError(await api("/nowhere"), 404, "not_found");
+		await expectError(await api("/pets/1/owner"), 404, "not_found");
+	});
+
+	it("answers a known path with a wrong method with 405 and Allow", async () => {
+		const response = await api("/pets", { method: "DELETE" });
+		await expectError(response, 405, "method_not_allowed");
+		expect(response.headers.get("allow")?.split(", ").sort()).toEqual([
+			"GET",
+			"HEAD",
+			"POST",
+		]);
+		const item = await api("/categories/1", { method: "POST" });
+		await expectError(item, 405, "method_not_allowed");
+		expect(item.headers.get("allow")?.split(", ").sort()).toEqual([
+			"DELETE",
+			"GET",
+			"HEAD",
+			"PATCH",
+			"PUT",
+		]);
+	});
+
+	it("answers a write without a body with a validation_error naming the missing fields", async () => {
+		const error = await expectError(
+			await api("/categories", { method: "POST" }),
+			400,
+			"validation_error",
+		);
+		expect(error.details?.map((detail) => detail.path)).toEqual(["body.name"]);
+	});
+
+	it("answers malformed JSON with 400 malformed_json", async () => {
+		for (const body of ["{", "nope", '{"name": "x"} trailing']) {
+			const response = await api("/categories", {
+				method: "POST",
+				headers: { "content-type": "application/json" },
+				body,
+			});
+			await expectError(response, 400, "malformed_json");
+		}
+	});
+
+	it("answers a JSON body that is not an object with a validation_error", async () => {
+		for (const body of [[], "Dog", 7, null]) {
+			await expectError(
+				await send("POST", "/categories", body),
+				400,
+				"validation_error",
+			);
+		}
+	});
+
+	it("carries an X-Request-Id on every response", async () => {
+		const ok = await api("/categories");
+		const error = await api("/nowhere");
+		expect(ok.headers.get("x-request-id")).toMatch(/^[\w-]+$/);
+		expect(error.headers.get("x-request-id")).toMatch(/^[\w-]+$/);
+		expect(ok.headers.get("x-request-id")).not.toBe(
+			error.headers.get("x-request-id"),
+		);
+	});
+
+	it("answers an unexpected failure with 500 internal_error naming only the request id", async () => {
+		await env.DB.exec("DROP TABLE inventory");
+		await env.DB.exec("DROP TABLE pets");
+		const response = await api("/pets");
+		const error = await expectError(response, 500, "internal_error");
+		const id = response.headers.get("x-request-id");
+		expect(error.message).toContain(id);
+		expect(error.message).not.toMatch(/pets|SQL|D1|at /i);
+	});
+});

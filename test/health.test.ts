@@ -1,0 +1,26 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../src/app";
+import { api, expectError } from "./support/api";
+
+describe("GET /health", () => {
+	it("answers ok while the database answers", async () => {
+		const response = await api("/health");
+		expect(response.status).toBe(200);
+		expect(await response.json()).toEqual({ status: "ok" });
+	});
+
+	it("answers 503 unavailable when the database is unreachable", async () => {
+		const unreachable = {
+			prepare: () => {
+				throw new Error("D1 is unreachable");
+			},
+		} as unknown as D1Database;
+		const response = await createApp().request(
+			"/health",
+			{},
+			{ ...env, DB: unreachable },
+		);
+		await expectError(response, 503, "unavailable");
+	});
+});

@@ -1,0 +1,398 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+	api,
+	type Category,
+	collectPages,
+	createCategory,
+	createPet,
+	expectError,
+	nextLink,
+	type Pet,
+	send,
+	uniqueName,
+} from "./support/api";
+
+const stockOf = (petId: number) =>
+	env.DB.prepare("SELECT quantity FROM inventory WHERE pet_id = ?")
+		.bind(petId)
+		.first<number>("quantity");
+
+let category: Category;
+beforeAll(async () => {
+	category = await createCategory();
+});
+
+describe("POST /pets", () => {
+	it("creates the pet with status available, a Location and an empty inventory item", async () => {
+		const response = await send("POST", "/pets", {
+			name: "  Rex  ",
+			categoryId: category.id,
+		});
+		expect(response.status).toBe(201);
+		const pet = await response.json<Pet>();
+		expect(pet).toEqual({
+			id: expect.any(Number),
+			name: "Rex",
+			categoryId: category.id,
+			status: "available",
+		});
+		expect(response.headers.get("location")).toBe(`/pets/${pet.id}`);
+		expect(await stockOf(pet.id)).toBe(0);
+	});
+
+	it("keeps an explicit status", async () => {
+		const pet = await createPet(category.id, { status: "pending" });
+		expect(pet.status).toBe("pending");
+	});
+
+	it("answers 422 unknown_category for a category that does not exist, and stores nothing", async () => {
+		const before = await env.DB.prepare("SELECT count(*) AS n FROM pets").first(
+			"n",
+		);
+		const response = await send("POST", "/pets", {
+			name: "Ghost",
+			categoryId: 999_999,
+		});
+		await expectError(response, 422, "unknown_category");
+		const after = await env.DB.prepare("SELECT count(*) AS n FROM pets").first(
+			"n",
+		);
+		expect(after).toBe(before);
+	});
+
+	it.each([
+		["a blank name", { name: "   " }, "body.name"],
+		["a name over 100 characters", { name: "x".repeat(101) }, "body.name"],
+		["a missing name", { name: undefined }, "body.name"],
+		["a missing categoryId", { categoryId: undefined }, "body.categoryId"],
+		["a categoryId of 0", { categoryId: 0 }, "body.categoryId"],
+		["a fractional categoryId", { categoryId: 1.5 }, "body.categoryId"],
+		["a categoryId past 2^53-1", { categoryId: 2 ** 53 }, "body.categoryId"],
+		["a categoryId as a string", { categoryId: "1" }, "body.categoryId"],
+		["an unknown status", { status: "lost" }, "body.status"],
+		["an unknown field", { colour: "brown" }, "body.colour"],
+	])(
+		"rejects %s with a validation_error naming the field",
+		async (_, fields, path) => {
+			const response = await send("POST", "/pets", {
+				name: "Rex",
+				categoryId: category.id,
+				...fields,
+			});
+			const error = await expectError(response, 400, "validation_error");
+			expect(error.details?.map((detail) => detail.path)).toContain(path);
+		},
+	);
+
+	it("accepts a name of exactly 100 characters", async () => {
+		const pet = await createPet(category.id, { name: "x".repeat(100) });
+		expect(pet.name).toHaveLength(100);
+	});
+
+	it("answers 400 malformed_json for a body that is not JSON", async () => {
+		const response = await api("/pets", {
+			method: "POST",
+			headers: { "content-type": "application/json" },
+			body: '{"name": "Rex",',
+		});
+		await expectError(response, 400, "malformed_json");
+	});
+
+	it("answers 415 unsupported_media_type for a body that is not JSON", async () => {
+		const response = await api("/pets", {
+			method: "POST",
+			headers: { "content-type": "text/plain" },
+			body: "Rex",
+		});
+		await expectError(response, 415, "unsupported_media_type");
+	});
+});
+
+describe("GET /pets/{petId}", () => {
+	it("returns the pet", async () => {
+		const pet = await createPet(category.id);
+		const response = await api(`/pets/${pet.id}`);
+		expect(response.status).toBe(200);
+		expect(await response.json()).toEqual(pet);
+	});
+
+	it("answers 404 not_found for a pet that does not exist", async () => {
+		await expectError(await api("/pets/987654321"), 404, "not_found");
+	});
+
+	it("answers 404 for the largest id a client can hold", async () => {
+		await expectError(await api(`/pets/${2 ** 53 - 1}`), 404, "not_found");
+	});
+
+	it.each([
+		"0",
+		"-1",
+		"abc",
+		"1.5",
+		"1e3",
+		"0x10",
+		"%20 7",
+		String(2 ** 53),
+		"99999999999999999999999",
+	])("rejects the id %j with a validation_error", async (id) => {
+		const error = await expectError(
+			await api(`/pets/${id}`),
+			400,
+			"validation_error",
+		);
+		expect(error.details?.[0]?.path).toBe("path.petId");
+	});
+});
+
+describe("PUT /pets/{petId}", () => {
+	it("replaces every field, resetting an omitted status to available", async () => {
+		const pet = await createPet(category.id, { status: "sold" });
+		const other = await createCategory();
+		const response = await send("PUT", `/pets/${pet.id}`, {
+			name: "Renamed",
+			categoryId: other.id,
+		});
+		expect(response.status).toBe(200);
+		const expected = {
+			id: pet.id,
+			name: "Renamed",
+			categoryId: other.id,
+			status: "available",
+		};
+		expect(await response.json()).toEqual(expected);
+		expect(await (await api(`/pets/${pet.id}`)).json()).toEqual(expected);
+	});
+
+	it("answers 422 unknown_category and leaves the pet unchanged", async () => {
+		const pet = await createPet(category.id);
+		const response = await send("PUT", `/pets/${pet.id}`, {
+			name: "Renamed",
+			categoryId: 999_999,
+		});
+		await expectError(response, 422, "unknown_category");
+		expect(await (await api(`/pets/${pet.id}`)).json()).toEqual(pet);
+	});
+
+	it("answers 404 for a pet that does not exist, even with an unknown category", async () => {
+		const response = await send("PUT", "/pets/987654321", {
+			name: "Nobody",
+			categoryId: 999_999,
+		});
+		await expectError(response, 404, "not_found");
+	});
+
+	it("requires every field", async () => {
+		const pet = await createPet(category.id);
+		const response = await send("PUT", `/pets/${pet.id}`, { name: "Only" });
+		await expectError(response, 400, "validation_error");
+	});
+});
+
+describe("PATCH /pets/{petId}", () => {
+	it("changes only the given fields", async () => {
+		const pet = await createPet(category.id);
+		const response = await send("PATCH", `/pets/${pet.id}`, {
+			status: "sold",
+		});
+		expect(response.status).toBe(200);
+		expect(await response.json()).toEqual({ ...pet, status: "sold" });
+	});
+
+	it("moves the pet to another existing category", async () => {
+		const pet = await createPet(category.id);
+		const other = await createCategory();
+		const response = await send("PATCH", `/pets/${pet.id}`, {
+			categoryId: other.id,
+		});
+		expect(await response.json()).toEqual({ ...pet, categoryId: other.id });
+	});
+
+	it("rejects an empty patch", async () => {
+		const pet = await createPet(category.id);
+		await expectError(
+			await send("PATCH", `/pets/${pet.id}`, {}),
+			400,
+			"validation_error",
+		);
+	});
+
+	it("rejects an unknown field and a blank name", async () => {
+		const pet = await createPet(category.id);
+		const error = await expectError(
+			await send("PATCH", `/pets/${pet.id}`, { name: " ", owner: "me" }),
+			400,
+			"validation_error",
+		);
+		expect(error.details?.map((detail) => detail.path).sort()).toEqual([
+			"body.name",
+			"body.owner",
+		]);
+	});
+
+	it("answers 422 for an unknown category and 404 for an unknown pet", async () => {
+		const pet = await createPet(category.id);
+		await expectError(
+			await send("PATCH", `/pets/${pet.id}`, { categoryId: 999_999 }),
+			422,
+			"unknown_category",
+		);
+		await expectError(
+			await send("PATCH", "/pets/987654321", { status: "sold" }),
+			404,
+			"not_found",
+		);
+	});
+});
+
+describe("DELETE /pets/{petId}", () => {
+	it("deletes the pet and its inventory item", async () => {
+		const pet = await createPet(category.id);
+		const response = await api(`/pets/${pet.id}`, { method: "DELETE" });
+		expect(response.status).toBe(204);
+		expect(await response.text()).toBe("");
+		await expectError(await api(`/pets/${pet.id}`), 404, "not_found");
+		expect(await stockOf(pet.id)).toBeNull();
+	});
+
+	it("answers 404 for a pet that does not exist", async () => {
+		await expectError(
+			await api("/pets/987654321", { method: "DELETE" }),
+			404,
+			"not_found",
+		);
+	});
+});
+
+describe("GET /pets", () => {
+	let dogs: Category;
+	let cats: Category;
+	let pets: Pet[];
+
+	beforeAll(async () => {
+		dogs = await createCategory(uniqueName("Dogs"));
+		cats = await createCategory(uniqueName("Cats"));
+		pets = [
+			await createPet(dogs.id, { name: "Rex", status: "available" }),
+			await createPet(dogs.id, { name: "T-Rex", status: "sold" }),
+			await createPet(cats.id, { name: "Felix", status: "pending" }),
+			await createPet(cats.id, { name: "100% cat", status: "available" }),
+			await createPet(cats.id, { name: "snake_case", status: "sold" }),
+		];
+	});
+
+	const names = async (query: string) => {
+		const response = await api(`/pets?${query}`);
+		expect(response.status).toBe(200);
+		return (await response.json<Pet[]>()).map((pet) => pet.name);
+	};
+
+	it("filters by category", async () => {
+		expect(await names(`categoryId=${dogs.id}`)).toEqual(["Rex", "T-Rex"]);
+	});
+
+	it("filters by one or several statuses", async () => {
+		expect(await names(`categoryId=${cats.id}&status=sold`)).toEqual([
+			"snake_case",
+		]);
+		expect(
+			await names(`categoryId=${cats.id}&status=sold&status=pending`),
+		).toEqual(["Felix", "snake_case"]);
+	});
+
+	it("filters by a case-insensitive name substring", async () => {
+		expect(await names(`categoryId=${dogs.id}&name=REX`)).toEqual([
+			"Rex",
+			"T-Rex",
+		]);
+	});
+
+	it("matches % and _ in the name filter literally", async () => {
+		expect(
+			await names(`categoryId=${cats.id}&name=${encodeURIComponent("%")}`),
+		).toEqual(["100% cat"]);
+		expect(await names(`categoryId=${cats.id}&name=_`)).toEqual(["snake_case"]);
+	});
+
+	it("returns an empty page when nothing matches", async () => {
+		const response = await api(`/pets?categoryId=${dogs.id}&name=zebra`);
+		expect(await response.json()).toEqual([]);
+		expect(response.headers.get("link")).toBeNull();
+	});
+
+	it("rejects unknown statuses and malformed filters", async () => {
+		await expectError(await api("/pets?status=lost"), 400, "validation_error");
+		await expectError(await api("/pets?categoryId=x"), 400, "validation_error");
+		await expectError(await api("/pets?name="), 400, "validation_error");
+	});
+
+	it("pages with limit and Link until the last page, without repeats or gaps", async () => {
+		const { items, pages } = await collectPages<Pet>(
+			`/pets?categoryId=${cats.id}&limit=2`,
+		);
+		expect(pages).toEqual([2, 1]);
+		expect(items).toEqual(pets.slice(2));
+	});
+
+	it("keeps the Link's other query parameters", async () => {
+		const response = await api(`/pets?categoryId=${dogs.id}&limit=1&name=rex`);
+		const link = new URL(nextLink(response) ?? "", "http://x");
+		expect(link.pathname).toBe("/pets");
+		expect(Object.fromEntries(link.searchParams)).toMatchObject({
+			categoryId: String(dogs.id),
+			name: "rex",
+			limit: "1",
+		});
+	});
+
+	it("stays stable while pets are inserted between pages", async () => {
+		const herd = await createCategory();
+		const first = [];
+		for (let i = 0; i < 7; i++) first.push(await createPet(herd.id));
+		const { items } = await collectPages<Pet>(
+			`/pets?categoryId=${herd.id}&limit=3`,
+			async () => {
+				await Promise.all([createPet(herd.id), createPet(herd.id)]);
+			},
+		);
+		const ids = items.map((pet) => pet.id);
+		expect(new Set(ids).size).toBe(ids.length);
+		expect(ids).toEqual([...ids].sort((a, b) => a - b));
+		expect(items.slice(0, first.length)).toEqual(first);
+	});
+
+	it.each(["0", "101", "-1", "ten", "2.5"])(
+		"rejects limit=%s",
+		async (limit) => {
+			const error = await expectError(
+				await api(`/pets?limit=${limit}`),
+				400,
+				"validation_error",
+			);
+			expect(error.details?.[0]?.path).toBe("query.limit");
+		},
+	);
+
+	it("accepts limits at both bounds and defaults to 20", async () => {
+		const herd = await createCategory();
+		for (let i = 0; i < 21; i++) await createPet(herd.id);
+		const sizes = async (query: string) =>
+			(await (await api(`/pets?categoryId=${herd.id}${query}`)).json<Pet[]>())
+				.length;
+		expect(await sizes("&limit=1")).toBe(1);
+		expect(await sizes("&limit=100")).toBe(21);
+		expect(await sizes("")).toBe(20);
+	});
+
+	it.each(["nonsense", "YWZ0ZXI6MA", btoa("after:-5"), "!!!"])(
+		"rejects the cursor %j that the server did not issue",
+		async (cursor) => {
+			const error = await expectError(
+				await api(`/pets?cursor=${encodeURIComponent(cursor)}`),
+				400,
+				"validation_error",
+			);
+			expect(error.details?.[0]?.path).toBe("query.cursor");
+		},
+	);
+});

@@ -1,0 +1,98 @@
+import { exports } from "cloudflare:workers";
+import { expect } from "vitest";
+
+export const origin = "http://petstore.test";
+
+/** Sends a request to the Worker under test. */
+export const api = (path: string, init?: RequestInit) =>
+	exports.default.fetch(`${origin}${path}`, init);
+
+/** A request with a JSON body. */
+export const send = (method: string, path: string, body: unknown) =>
+	api(path, {
+		method,
+		headers: { "content-type": "application/json" },
+		body: JSON.stringify(body),
+	});
+
+export type ErrorBody = {
+	code: string;
+	message: string;
+	status: number;
+	details?: { path: string; message: string }[];
+};
+
+/** Asserts that the response is the uniform `Error` for `code`, and returns its body. */
+export const expectError = async (
+	response: Response,
+	status: number,
+	code: string,
+) => {
+	expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+	const body = await response.json<ErrorBody>();
+	expect({ httpStatus: response.status, ...body }).toMatchObject({
+		httpStatus: status,
+		status,
+		code,
+		message: expect.any(String),
+	});
+	expect(["code", "message", "status", "details"]).toEqual(
+		expect.arrayContaining(Object.keys(body)),
+	);
+	return body;
+};
+
+/** The `next` target of an RFC 8288 `Link` header, if any. */
+export const nextLink = (response: Response) =>
+	response.headers.get("link")?.match(/<([^>]+)>;\s*rel="next"/)?.[1];
+
+/** Follows `Link: rel="next"` from `path` to the last page, calling `between` after each page. */
+export const collectPages = async <T>(
+	path: string,
+	between: () => Promise<void> = async () => {},
+) => {
+	const items: T[] = [];
+	const pages: number[] = [];
+	let next: string | undefined = path;
+	while (next) {
+		const response = await api(next);
+		expect(response.status).toBe(200);
+		const page = await response.json<T[]>();
+		items.push(...page);
+		pages.push(page.length);
+		next = nextLink(response);
+		await between();
+	}
+	return { items, pages };
+};
+
+export type Pet = {
+	id: number;
+	name: string;
+	categoryId: number;
+	status: string;
+};
+export type Category = { id: number; name: string; description?: string };
+
+let unique = 0;
+/** A name no other test in this file uses. */
+export const uniqueName = (prefix: string) => `${prefix} ${++unique}`;
+
+export const createCategory = async (name = uniqueName("Category")) => {
+	const response = await send("POST", "/categories", { name });
+	expect(response.status).toBe(201);
+	return response.json<Category>();
+};
+
+export const createPet = async (
+	categoryId: number,
+	fields: Partial<Omit<Pet, "id" | "categoryId">> = {},
+) => {
+	const response = await send("POST", "/pets", {
+		name: uniqueName("Pet"),
+		categoryId,
+		...fields,
+	});
+	expect(response.status).toBe(201);
+	return response.json<Pet>();
+};
