@@ -8,6 +8,8 @@ import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
 import { validationHook } from "./http/validation";
 import { documentConfig } from "./openapi";
 import { categoriesRouter } from "./resources/categories";
+import { inventoryRouter } from "./resources/inventory";
+import { ordersRouter } from "./resources/orders";
 import { petsRouter } from "./resources/pets";
 
 /** Builds the whole API: cross-cutting middleware, the resource routers, `/doc` and `/health`. */
@@ -23,8 +25,15 @@ export const createApp = () => {
 	const routes = app
 		.route("/", petsRouter)
 		.route("/", categoriesRouter)
+		.route("/", ordersRouter)
+		.route("/", inventoryRouter)
 		.route("/", health);
-	app.doc("/doc", documentConfig);
+	// Built on the first request rather than at start-up, then kept for the isolate's lifetime.
+	let document: ReturnType<typeof app.getOpenAPIDocument> | undefined;
+	app.get("/doc", (c) => {
+		document ??= app.getOpenAPIDocument(documentConfig);
+		return c.json(document);
+	});
 	app.notFound(onNotFound);
 	app.onError(onError);
 	return routes;

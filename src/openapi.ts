@@ -15,6 +15,20 @@ export const documentConfig = {
 			"x-parent": "Pets",
 		},
 		{ name: "Categories", description: "Kinds of pet.", "x-parent": "Pets" },
+		{ name: "Store", description: "Selling pets: orders and stock." },
+		{
+			name: "Orders",
+			description: "Orders placed against the stock.",
+			"x-parent": "Store",
+		},
+		{
+			name: "Inventory",
+			description: "Units in stock for each pet.",
+			"x-parent": "Store",
+		},
 	],
-	"x-tagGroups": [{ name: "Pets", tags: ["Animals", "Categories"] }],
+	"x-tagGroups": [
+		{ name: "Pets", tags: ["Animals", "Categories"] },
+		{ name: "Store", tags: ["Orders", "Inventory"] },
+	],
 };

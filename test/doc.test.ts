@@ -87,6 +87,59 @@ describe("GET /doc", () => {
 		});
 	});
 
+	it("names the store's models with their bounds", async () => {
+		const { schemas } = (await document()).components;
+		expect(schemas.Order).toMatchObject({
+			type: "object",
+			properties: {
+				id: int64,
+				petId: int64,
+				quantity: { type: "integer", minimum: 1, maximum: 1000 },
+				shipDate: { type: "string", format: "date-time" },
+				complete: { type: "boolean" },
+			},
+		});
+		expect(schemas.Order.required).toBeUndefined();
+		expect(schemas.InventoryItem).toMatchObject({
+			required: ["petId", "quantity", "status"],
+			properties: {
+				petId: int64,
+				quantity: { type: "integer", minimum: 0, maximum: 1_000_000 },
+				status: { $ref: "#/components/schemas/PetStatus" },
+			},
+		});
+		expect(schemas.InventoryUpdate).toMatchObject({
+			required: ["quantity"],
+			properties: {
+				quantity: { type: "integer", minimum: 0, maximum: 1_000_000 },
+			},
+		});
+		expect(schemas.NewOrder).toMatchObject({
+			required: ["petId", "quantity"],
+			additionalProperties: false,
+		});
+	});
+
+	it("marks stability and the hidden try-it panel on the store operations", async () => {
+		const doc = await document();
+		const stability = Object.fromEntries(
+			operations(doc).map((operation) => [
+				operation.operationId,
+				(operation as Record<string, unknown>)["x-stability"],
+			]),
+		);
+		expect(stability).toMatchObject({
+			listInventory: "beta",
+			getInventoryItem: "beta",
+			setInventory: "experimental",
+			listPets: undefined,
+			placeOrder: undefined,
+		});
+		expect(doc.paths["/store/orders"].get).toMatchObject({
+			"x-hideTryItPanel": true,
+		});
+	});
+
 	it("gives every operation an operationId, a tag and documented errors", async () => {
 		const all = operations(await document());
 		expect(all.map((operation) => operation.operationId).sort()).toEqual(
@@ -103,6 +156,14 @@ describe("GET /doc", () => {
 				"replacePet",
 				"updateCategory",
 				"updatePet",
+				"listOrders",
+				"placeOrder",
+				"getOrderById",
+				"updateOrder",
+				"cancelOrder",
+				"listInventory",
+				"getInventoryItem",
+				"setInventory",
 			]),
 		);
 		for (const operation of all) {

@@ -71,3 +71,40 @@ export const inventory = sqliteTable(
 		),
 	],
 );
+
+export const orders = sqliteTable(
+	"orders",
+	{
+		id: integer("id").primaryKey({ autoIncrement: true }),
+		// No foreign key: a completed order stays as history after its pet is deleted (ids are never reused).
+		petId: integer("pet_id").notNull(),
+		quantity: integer("quantity").notNull(),
+		/** ISO 8601 in UTC, as `Date.prototype.toISOString()` writes it. */
+		shipDate: text("ship_date").notNull(),
+		complete: integer("complete", { mode: "boolean" }).notNull().default(false),
+	},
+	(t) => [
+		index("orders_pet_id").on(t.petId, t.complete, t.id),
+		index("orders_complete").on(t.complete, t.id),
+		check(
+			"orders_quantity_range",
+			sql`${t.quantity} BETWEEN 1 AND ${sql.raw(String(limits.orderQuantity))}`,
+		),
+	],
+);
+
+/** Responses of writes made with an `Idempotency-Key`, replayed for 24 hours. */
+export const idempotencyKeys = sqliteTable(
+	"idempotency_keys",
+	{
+		key: text("key").primaryKey(),
+		/** SHA-256 of the operation and its canonical JSON body. */
+		requestHash: text("request_hash").notNull(),
+		status: integer("status").notNull(),
+		/** The response body, as sent. */
+		body: text("body").notNull(),
+		/** Unix milliseconds. */
+		createdAt: integer("created_at").notNull(),
+	},
+	(t) => [index("idempotency_keys_created_at").on(t.createdAt)],
+);

@@ -75,19 +75,23 @@ export const linkHeader = {
 };
 
 /**
- * Keyset pagination: `rows` holds up to `limit + 1` rows ordered by id; the extra row only proves a next page
- * exists, and its presence sets the `Link` header.
+ * Keyset pagination: `rows` holds up to `limit + 1` rows in key order; the extra row only proves that a next
+ * page exists, and its presence sets the `Link` header to a cursor after the page's last key.
  */
-export const paginate = <T extends { id: number }>(
+export const paginate = <T>(
 	c: Context,
 	rows: T[],
 	limit: number,
+	keyOf: (row: T) => number,
 ): T[] => {
 	if (rows.length <= limit) return rows;
 	const page = rows.slice(0, limit);
 	const next = new URL(c.req.url);
-	next.searchParams.set("cursor", encodeCursor(page[page.length - 1].id));
+	next.searchParams.set("cursor", encodeCursor(keyOf(page[page.length - 1])));
 	next.searchParams.set("limit", String(limit));
 	c.header("Link", `<${next.pathname}${next.search}>; rel="next"`);
 	return page;
 };
+
+/** The key of every resource listed by id. */
+export const byId = (row: { id: number }) => row.id;

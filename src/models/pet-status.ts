@@ -6,3 +6,16 @@ export const PetStatus = z
 	.enum(petStatuses)
 	.openapi("PetStatus", { description: "Where the pet is in its sale." });
 export type PetStatus = z.infer<typeof PetStatus>;
+
+/** The `status` query filter: one status, or several by repeating the parameter. */
+export const statusQuery = z
+	.union([PetStatus, z.array(PetStatus)])
+	.transform((value) => [value].flat())
+	.optional()
+	.openapi({
+		type: "array",
+		items: { $ref: "#/components/schemas/PetStatus" },
+		description:
+			"Keep items with any of these statuses; repeat the parameter for several.",
+		param: { name: "status", in: "query", style: "form", explode: true },
+	});

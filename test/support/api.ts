@@ -96,3 +96,44 @@ export const createPet = async (
 	expect(response.status).toBe(201);
 	return response.json<Pet>();
 };
+
+export type Order = {
+	id: number;
+	petId: number;
+	quantity: number;
+	shipDate: string;
+	complete: boolean;
+};
+export type InventoryItem = { petId: number; quantity: number; status: string };
+
+/** A new pet, in a new category, with `stock` units in stock. */
+export const stockedPet = async (
+	stock: number,
+	fields: Partial<Omit<Pet, "id" | "categoryId">> = {},
+) => {
+	const pet = await createPet((await createCategory()).id, fields);
+	const response = await send("PUT", `/store/inventory/${pet.id}`, {
+		quantity: stock,
+	});
+	expect(response.status).toBe(200);
+	return pet;
+};
+
+export const stockOf = async (petId: number) => {
+	const response = await api(`/store/inventory/${petId}`);
+	expect(response.status).toBe(200);
+	return (await response.json<InventoryItem>()).quantity;
+};
+
+export const placeOrder = (
+	order: Record<string, unknown>,
+	idempotencyKey?: string,
+) =>
+	api("/store/orders", {
+		method: "POST",
+		headers: {
+			"content-type": "application/json",
+			...(idempotencyKey && { "idempotency-key": idempotencyKey }),
+		},
+		body: JSON.stringify(order),
+	});

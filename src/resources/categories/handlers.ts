@@ -1,5 +1,5 @@
 import { ApiError } from "../../http/errors";
-import { paginate } from "../../http/pagination";
+import { byId, paginate } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
 import * as queries from "./queries";
 import type * as routes from "./routes";
@@ -17,7 +17,7 @@ export const listCategories: AppRouteHandler<
 		limit,
 		after: cursor ?? 0,
 	});
-	return c.json(paginate(c, rows, limit), 200);
+	return c.json(paginate(c, rows, limit, byId), 200);
 };
 
 export const createCategory: AppRouteHandler<

@@ -1,5 +1,5 @@
 import { ApiError } from "../../http/errors";
-import { paginate } from "../../http/pagination";
+import { byId, paginate } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
 import * as queries from "./queries";
 import type * as routes from "./routes";
@@ -16,7 +16,7 @@ export const listPets: AppRouteHandler<typeof routes.listPets> = async (c) => {
 		limit,
 		after: cursor ?? 0,
 	});
-	return c.json(paginate(c, rows, limit), 200);
+	return c.json(paginate(c, rows, limit, byId), 200);
 };
 
 export const createPet: AppRouteHandler<typeof routes.createPet> = async (
@@ -57,6 +57,13 @@ export const deletePet: AppRouteHandler<typeof routes.deletePet> = async (
 	c,
 ) => {
 	const { petId } = c.req.valid("param");
-	if (!(await queries.deletePet(c.var.db, petId))) throw petNotFound(petId);
+	const result = await queries.deletePet(c.var.db, petId);
+	if (result === "not_found") throw petNotFound(petId);
+	if (result === "pet_has_open_orders") {
+		throw new ApiError(
+			"pet_has_open_orders",
+			`Pet ${petId} has open orders; complete or cancel them first.`,
+		);
+	}
 	return c.body(null, 204);
 };

@@ -1,7 +1,7 @@
-import { and, eq, gt, inArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, not, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { autoId, exists, probe } from "../../db/conditional";
-import { categories, inventory, pets } from "../../db/schema";
+import { categories, inventory, orders, pets } from "../../db/schema";
 import type { NewPet, Pet, PetPatch } from "../../models/pet";
 import type { PetStatus } from "../../models/pet-status";
 
@@ -91,10 +91,22 @@ export const updatePet = async (
 	return { missing: found.pet ? "category" : "pet" };
 };
 
-export const deletePet = async (db: Db, id: number): Promise<boolean> => {
-	const deleted = await db
-		.delete(pets)
-		.where(eq(pets.id, id))
-		.returning({ id: pets.id });
-	return deleted.length > 0;
+/** Deletes the pet (and, by cascade, its inventory item) unless it has open orders. */
+export const deletePet = async (
+	db: Db,
+	id: number,
+): Promise<"deleted" | "not_found" | "pet_has_open_orders"> => {
+	const openOrders = exists(
+		orders,
+		and(eq(orders.petId, id), eq(orders.complete, false)),
+	);
+	const [[found], deleted] = await db.batch([
+		probe(db, { pet: exists(pets, eq(pets.id, id)) }),
+		db
+			.delete(pets)
+			.where(and(eq(pets.id, id), not(openOrders)))
+			.returning({ id: pets.id }),
+	]);
+	if (deleted.length > 0) return "deleted";
+	return found.pet ? "pet_has_open_orders" : "not_found";
 };

@@ -4,7 +4,7 @@ import { errorResponses, jsonBody, jsonContent } from "../../http/responses";
 import { idParam } from "../../models/id";
 import { limits } from "../../models/limits";
 import { NewPet, Pet, PetPatch, Pets } from "../../models/pet";
-import { PetStatus } from "../../models/pet-status";
+import { statusQuery } from "../../models/pet-status";
 
 const tags = ["Animals"];
 const params = z.object({ petId: idParam("petId") });
@@ -26,17 +26,7 @@ export const listPets = createRoute({
 	request: {
 		query: z.object({
 			...pageQuery,
-			status: z
-				.union([PetStatus, z.array(PetStatus)])
-				.transform((value) => [value].flat())
-				.optional()
-				.openapi({
-					type: "array",
-					items: { $ref: "#/components/schemas/PetStatus" },
-					description:
-						"Keep pets with any of these statuses; repeat the parameter for several.",
-					param: { name: "status", in: "query", style: "form", explode: true },
-				}),
+			status: statusQuery,
 			categoryId: idParam("categoryId", "query").optional(),
 			name: z.string().min(1).max(limits.petName).optional().openapi({
 				description:
@@ -134,10 +124,16 @@ export const deletePet = createRoute({
 	operationId: "deletePet",
 	tags,
 	summary: "Delete a pet",
-	description: "Deletes the pet and its inventory item.",
+	description:
+		"Deletes the pet and its inventory item; a pet with open orders cannot be deleted.",
 	request: { params },
 	responses: {
 		204: { description: "Deleted." },
-		...errorResponses("validation_error", "not_found", "internal_error"),
+		...errorResponses(
+			"validation_error",
+			"not_found",
+			"pet_has_open_orders",
+			"internal_error",
+		),
 	},
 });

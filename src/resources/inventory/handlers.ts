@@ -1,0 +1,41 @@
+import { ApiError } from "../../http/errors";
+import { paginate } from "../../http/pagination";
+import type { AppRouteHandler } from "../../http/router";
+import type { InventoryItem } from "../../models/inventory";
+import * as queries from "./queries";
+import type * as routes from "./routes";
+
+const itemNotFound = (petId: number) =>
+	new ApiError("not_found", `Pet ${petId} has no inventory item.`);
+const byPetId = (item: InventoryItem) => item.petId;
+
+export const listInventory: AppRouteHandler<
+	typeof routes.listInventory
+> = async (c) => {
+	const { limit, cursor, status } = c.req.valid("query");
+	const rows = await queries.listInventory(c.var.db, {
+		status,
+		limit,
+		after: cursor ?? 0,
+	});
+	return c.json(paginate(c, rows, limit, byPetId), 200);
+};
+
+export const getInventoryItem: AppRouteHandler<
+	typeof routes.getInventoryItem
+> = async (c) => {
+	const { petId } = c.req.valid("param");
+	const item = await queries.getInventoryItem(c.var.db, petId);
+	if (!item) throw itemNotFound(petId);
+	return c.json(item, 200);
+};
+
+export const setInventory: AppRouteHandler<typeof routes.setInventory> = async (
+	c,
+) => {
+	const { petId } = c.req.valid("param");
+	const { quantity } = c.req.valid("json");
+	const item = await queries.setInventory(c.var.db, petId, quantity);
+	if (!item) throw itemNotFound(petId);
+	return c.json(item, 200);
+};

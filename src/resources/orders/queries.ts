@@ -1,0 +1,188 @@
+import { and, eq, gt, lt, not, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { autoId, exists, oneRow, probe } from "../../db/conditional";
+import { idempotencyKeys, inventory, orders, pets } from "../../db/schema";
+import { limits } from "../../models/limits";
+import type { Order, OrderPatch } from "../../models/order";
+
+export type OrderFilter = {
+	after: number;
+	limit: number;
+	petId?: number;
+	complete?: boolean;
+};
+
+export const listOrders = (db: Db, filter: OrderFilter): Promise<Order[]> =>
+	db
+		.select()
+		.from(orders)
+		.where(
+			and(
+				gt(orders.id, filter.after),
+				filter.petId === undefined ? undefined : eq(orders.petId, filter.petId),
+				filter.complete === undefined
+					? undefined
+					: eq(orders.complete, filter.complete),
+			),
+		)
+		.orderBy(orders.id)
+		.limit(filter.limit + 1);
+
+export const getOrder = (db: Db, id: number): Promise<Order | undefined> =>
+	db.select().from(orders).where(eq(orders.id, id)).get();
+
+export type Placement = {
+	petId: number;
+	quantity: number;
+	shipDate: string;
+	/** The idempotency key and request hash, when the client sent a key. */
+	idempotency?: { key: string; requestHash: string };
+	now: number;
+	/** Stored records created before this instant are expired. */
+	expiredBefore: number;
+};
+
+export type PlacementResult =
+	| { placed: Order }
+	| { replay: { requestHash: string; status: number; body: string } }
+	| { failure: "unknown_pet" | "pet_not_available" | "insufficient_stock" };
+
+/**
+ * Places an order in one atomic batch: the stock is taken only while it covers the quantity, the pet is
+ * available and the idempotency key is unused; the order and its idempotency record are stored only when the
+ * stock was taken. A probe read first says why nothing happened.
+ */
+export const placeOrder = async (
+	db: Db,
+	placement: Placement,
+): Promise<PlacementResult> => {
+	const key = placement.idempotency?.key ?? null;
+	const keyUsed = exists(idempotencyKeys, sql`${idempotencyKeys.key} = ${key}`);
+	const petAvailable = exists(
+		pets,
+		and(eq(pets.id, placement.petId), eq(pets.status, "available")),
+	);
+	const [, [found], record, , [placed]] = await db.batch([
+		db
+			.delete(idempotencyKeys)
+			.where(lt(idempotencyKeys.createdAt, placement.expiredBefore)),
+		probe(db, {
+			pet: exists(pets, eq(pets.id, placement.petId)),
+			petAvailable,
+		}),
+		db
+			.select()
+			.from(idempotencyKeys)
+			.where(sql`${idempotencyKeys.key} = ${key}`),
+		db
+			.update(inventory)
+			.set({ quantity: sql`${inventory.quantity} - ${placement.quantity}` })
+			.where(
+				and(
+					eq(inventory.petId, placement.petId),
+					sql`${inventory.quantity} >= ${placement.quantity}`,
+					petAvailable,
+					not(keyUsed),
+				),
+			)
+			.returning({ quantity: inventory.quantity }),
+		// changes() is the stock update's: the order exists only if the stock was taken.
+		db
+			.insert(orders)
+			.select(
+				db
+					.select({
+						id: autoId,
+						petId: sql`${placement.petId}`.as("pet_id"),
+						quantity: sql`${placement.quantity}`.as("quantity"),
+						shipDate: sql`${placement.shipDate}`.as("ship_date"),
+						complete: sql`0`.as("complete"),
+					})
+					.from(oneRow)
+					.where(sql`changes() = 1`),
+			)
+			.returning(),
+		// The response body as the API sends it, so that a retry replays it byte for byte.
+		db.insert(idempotencyKeys).select(
+			db
+				.select({
+					key: sql`${key}`.as("key"),
+					requestHash: sql`${placement.idempotency?.requestHash ?? null}`.as(
+						"request_hash",
+					),
+					status: sql`201`.as("status"),
+					body: sql`json_object('id', ${orders.id}, 'petId', ${orders.petId}, 'quantity', ${orders.quantity}, 'shipDate', ${orders.shipDate}, 'complete', json('false'))`.as(
+						"body",
+					),
+					createdAt: sql`${placement.now}`.as("created_at"),
+				})
+				.from(orders)
+				.where(
+					and(
+						sql`${key} IS NOT NULL`,
+						eq(orders.id, sql`last_insert_rowid()`),
+						sql`changes() = 1`,
+					),
+				),
+		),
+	]);
+	if (placed) return { placed };
+	if (record[0]) return { replay: record[0] };
+	if (!found.pet) return { failure: "unknown_pet" };
+	if (!found.petAvailable) return { failure: "pet_not_available" };
+	return { failure: "insufficient_stock" };
+};
+
+export type OrderChange =
+	| { order: Order }
+	| { failure: "not_found" | "order_complete" };
+
+/**
+ * Applies the patch to an open order. A complete order is final: only `complete: true` (a no-op) is accepted.
+ */
+export const updateOrder = async (
+	db: Db,
+	id: number,
+	patch: OrderPatch,
+): Promise<OrderChange> => {
+	const changesAllowed =
+		patch.shipDate === undefined && patch.complete !== false
+			? sql`1`
+			: eq(orders.complete, false);
+	const [[found], [order]] = await db.batch([
+		probe(db, { order: exists(orders, eq(orders.id, id)) }),
+		db
+			.update(orders)
+			.set(patch)
+			.where(and(eq(orders.id, id), changesAllowed))
+			.returning(),
+	]);
+	if (order) return { order };
+	return { failure: found.order ? "order_complete" : "not_found" };
+};
+
+/** Deletes an open order and returns its quantity to stock, in one batch. */
+export const cancelOrder = async (
+	db: Db,
+	id: number,
+): Promise<"cancelled" | "not_found" | "order_complete"> => {
+	const open = and(eq(orders.id, id), eq(orders.complete, false));
+	const [[found], , cancelled] = await db.batch([
+		probe(db, { order: exists(orders, eq(orders.id, id)) }),
+		db
+			.update(inventory)
+			.set({
+				// Capped at the stock bound: stock set to the maximum meanwhile cannot overflow it.
+				quantity: sql`min(${inventory.quantity} + (SELECT ${orders.quantity} FROM ${orders} WHERE ${open}), ${limits.stock})`,
+			})
+			.where(
+				eq(
+					inventory.petId,
+					sql`(SELECT ${orders.petId} FROM ${orders} WHERE ${open})`,
+				),
+			),
+		db.delete(orders).where(open).returning({ id: orders.id }),
+	]);
+	if (cancelled.length > 0) return "cancelled";
+	return found.order ? "order_complete" : "not_found";
+};

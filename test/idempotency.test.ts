@@ -1,0 +1,130 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import {
+	api,
+	collectPages,
+	expectError,
+	type Order,
+	placeOrder,
+	stockedPet,
+	stockOf,
+} from "./support/api";
+
+const ordersOf = async (petId: number) =>
+	(await collectPages<Order>(`/store/orders?petId=${petId}`)).items;
+
+describe("Idempotency-Key on POST /store/orders", () => {
+	it("replays the first response for a retry and takes no stock twice", async () => {
+		const pet = await stockedPet(10);
+		const first = await placeOrder({ petId: pet.id, quantity: 3 }, "retry-1");
+		expect(first.status).toBe(201);
+		expect(first.headers.get("idempotency-replayed")).toBeNull();
+		const body = await first.json<Order>();
+
+		const retry = await placeOrder({ quantity: 3, petId: pet.id }, "retry-1");
+		expect(retry.status).toBe(201);
+		expect(retry.headers.get("idempotency-replayed")).toBe("true");
+		expect(retry.headers.get("location")).toBe(`/store/orders/${body.id}`);
+		expect(await retry.json()).toEqual(body);
+		expect(await stockOf(pet.id)).toBe(7);
+		expect(await ordersOf(pet.id)).toHaveLength(1);
+	});
+
+	it("replays the first response even after the order changed", async () => {
+		const pet = await stockedPet(10);
+		const first = await (
+			await placeOrder({ petId: pet.id, quantity: 1 }, "changed-1")
+		).json<Order>();
+		await api(`/store/orders/${first.id}`, {
+			method: "PATCH",
+			headers: { "content-type": "application/json" },
+			body: JSON.stringify({ complete: true }),
+		});
+		const retry = await placeOrder({ petId: pet.id, quantity: 1 }, "changed-1");
+		expect(await retry.json()).toEqual(first);
+	});
+
+	it("answers 422 idempotency_key_reused for the same key with another body", async () => {
+		const pet = await stockedPet(10);
+		await placeOrder({ petId: pet.id, quantity: 1 }, "reused-1");
+		await expectError(
+			await placeOrder({ petId: pet.id, quantity: 2 }, "reused-1"),
+			422,
+			"idempotency_key_reused",
+		);
+		expect(await stockOf(pet.id)).toBe(9);
+	});
+
+	it("places one order for concurrent duplicates", async () => {
+		const pet = await stockedPet(100);
+		const responses = await Promise.all(
+			Array.from({ length: 20 }, () =>
+				placeOrder({ petId: pet.id, quantity: 2 }, "concurrent-1"),
+			),
+		);
+		const bodies = await Promise.all(
+			responses.map((response) => response.json<Order>()),
+		);
+		expect(responses.map((response) => response.status)).toEqual(
+			Array(20).fill(201),
+		);
+		expect(
+			responses.filter((r) => r.headers.get("idempotency-replayed") === "true"),
+		).toHaveLength(19);
+		expect(new Set(bodies.map((body) => body.id)).size).toBe(1);
+		expect(await stockOf(pet.id)).toBe(98);
+		expect(await ordersOf(pet.id)).toHaveLength(1);
+	});
+
+	it("does not record a failed placement, so a retry can succeed once stock arrives", async () => {
+		const pet = await stockedPet(0);
+		await expectError(
+			await placeOrder({ petId: pet.id, quantity: 1 }, "later-1"),
+			409,
+			"insufficient_stock",
+		);
+		await api(`/store/inventory/${pet.id}`, {
+			method: "PUT",
+			headers: { "content-type": "application/json" },
+			body: JSON.stringify({ quantity: 1 }),
+		});
+		expect(
+			(await placeOrder({ petId: pet.id, quantity: 1 }, "later-1")).status,
+		).toBe(201);
+	});
+
+	it("ignores and removes records older than 24 hours", async () => {
+		const pet = await stockedPet(10);
+		await placeOrder({ petId: pet.id, quantity: 1 }, "old-1");
+		await env.DB.prepare(
+			"UPDATE idempotency_keys SET created_at = created_at - 86400001 WHERE key = ?",
+		)
+			.bind("old-1")
+			.run();
+		const again = await placeOrder({ petId: pet.id, quantity: 1 }, "old-1");
+		expect(again.headers.get("idempotency-replayed")).toBeNull();
+		expect(await stockOf(pet.id)).toBe(8);
+		const stale = await env.DB.prepare(
+			"SELECT count(*) AS n FROM idempotency_keys WHERE created_at < ?",
+		)
+			.bind(Date.now() - 86_400_000)
+			.first("n");
+		expect(stale).toBe(0);
+	});
+
+	it("rejects an empty key and one over 255 characters", async () => {
+		const pet = await stockedPet(10);
+		for (const key of ["", "k".repeat(256)]) {
+			const response = await api("/store/orders", {
+				method: "POST",
+				headers: {
+					"content-type": "application/json",
+					"idempotency-key": key,
+				},
+				body: JSON.stringify({ petId: pet.id, quantity: 1 }),
+			});
+			await expectError(response, 400, "validation_error");
+		}
+		expect(await stockOf(pet.id)).toBe(10);
+	});
+});
