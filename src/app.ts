@@ -13,12 +13,13 @@ import { ordersRouter } from "./resources/orders";
 import { petsRouter } from "./resources/pets";
 
 /** Builds the whole API: cross-cutting middleware, the resource routers, `/doc` and `/health`. */
-export const createApp = () => {
+export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 	app.use(requestId());
 	app.use(methodNotAllowed({ app, onMethodNotAllowed }));
 	app.use(async (c, next) => {
 		c.set("db", createDb(c.env.DB));
+		c.set("now", now);
 		await next();
 	});
 

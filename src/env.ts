@@ -4,5 +4,9 @@ import type { Db } from "./db/client";
 /** The Hono environment every router and middleware of the app shares. */
 export type AppEnv = {
 	Bindings: Env;
-	Variables: RequestIdVariables & { db: Db };
+	Variables: RequestIdVariables & {
+		db: Db;
+		/** The current time in Unix milliseconds; injectable so that tests can stand at any instant. */
+		now: () => number;
+	};
 };

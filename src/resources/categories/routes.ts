@@ -1,6 +1,7 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { linkHeader, pageQuery } from "../../http/pagination";
-import { errorResponses, jsonBody, jsonContent } from "../../http/responses";
+import { jsonBody, jsonContent } from "../../http/responses";
+import { apiRoute } from "../../http/route";
 import {
 	Categories,
 	Category,
@@ -9,19 +10,14 @@ import {
 } from "../../models/category";
 import { idParam } from "../../models/id";
 
-const tags = ["Categories"];
+const tag = "Categories";
 const params = z.object({ categoryId: idParam("categoryId") });
-const bodyErrors = [
-	"validation_error",
-	"malformed_json",
-	"unsupported_media_type",
-] as const;
 
-export const listCategories = createRoute({
+export const listCategories = apiRoute({
 	method: "get",
 	path: "/categories",
 	operationId: "listCategories",
-	tags,
+	tag,
 	summary: "List categories",
 	description: "Categories in id order.",
 	request: { query: z.object(pageQuery) },
@@ -30,18 +26,18 @@ export const listCategories = createRoute({
 			...jsonContent(Categories, "A page of categories."),
 			headers: linkHeader,
 		},
-		...errorResponses("validation_error", "internal_error"),
 	},
 });
 
-export const createCategory = createRoute({
+export const createCategory = apiRoute({
 	method: "post",
 	path: "/categories",
 	operationId: "createCategory",
-	tags,
+	tag,
 	summary: "Add a category",
 	description: "Names are unique, compared case-insensitively.",
 	request: { body: jsonBody(NewCategory, "The category to add.") },
+	errors: ["category_exists"],
 	responses: {
 		201: {
 			...jsonContent(Category, "The new category."),
@@ -52,77 +48,61 @@ export const createCategory = createRoute({
 				},
 			},
 		},
-		...errorResponses(...bodyErrors, "category_exists", "internal_error"),
 	},
 });
 
-export const getCategoryById = createRoute({
+export const getCategoryById = apiRoute({
 	method: "get",
 	path: "/categories/{categoryId}",
 	operationId: "getCategoryById",
-	tags,
+	tag,
 	summary: "Find a category by id",
 	description: "One category.",
 	request: { params },
+	errors: ["not_found"],
 	responses: {
 		200: jsonContent(Category, "The category."),
-		...errorResponses("validation_error", "not_found", "internal_error"),
 	},
 });
 
-export const replaceCategory = createRoute({
+export const replaceCategory = apiRoute({
 	method: "put",
 	path: "/categories/{categoryId}",
 	operationId: "replaceCategory",
-	tags,
+	tag,
 	summary: "Replace a category",
 	description: "Replaces every field; an omitted description is removed.",
 	request: { params, body: jsonBody(NewCategory, "The category's new state.") },
+	errors: ["not_found", "category_exists"],
 	responses: {
 		200: jsonContent(Category, "The replaced category."),
-		...errorResponses(
-			...bodyErrors,
-			"not_found",
-			"category_exists",
-			"internal_error",
-		),
 	},
 });
 
-export const updateCategory = createRoute({
+export const updateCategory = apiRoute({
 	method: "patch",
 	path: "/categories/{categoryId}",
 	operationId: "updateCategory",
-	tags,
+	tag,
 	summary: "Update a category",
 	description: "Changes the given fields (at least one) and keeps the rest.",
 	request: { params, body: jsonBody(CategoryPatch, "The fields to change.") },
+	errors: ["not_found", "category_exists"],
 	responses: {
 		200: jsonContent(Category, "The updated category."),
-		...errorResponses(
-			...bodyErrors,
-			"not_found",
-			"category_exists",
-			"internal_error",
-		),
 	},
 });
 
-export const deleteCategory = createRoute({
+export const deleteCategory = apiRoute({
 	method: "delete",
 	path: "/categories/{categoryId}",
 	operationId: "deleteCategory",
-	tags,
+	tag,
 	summary: "Delete a category",
 	description: "Only a category without pets can be deleted.",
 	request: { params },
+	errors: ["not_found", "category_in_use"],
 	responses: {
 		204: { description: "Deleted." },
-		...errorResponses(
-			"validation_error",
-			"not_found",
-			"category_in_use",
-			"internal_error",
-		),
 	},
 });

@@ -1,6 +1,7 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { linkHeader, pageQuery } from "../../http/pagination";
-import { errorResponses, jsonBody, jsonContent } from "../../http/responses";
+import { jsonBody, jsonContent } from "../../http/responses";
+import { apiRoute } from "../../http/route";
 import { idParam } from "../../models/id";
 import {
 	Inventory,
@@ -9,60 +10,53 @@ import {
 } from "../../models/inventory";
 import { statusQuery } from "../../models/pet-status";
 
-const tags = ["Inventory"];
+const tag = "Inventory";
 const params = z.object({ petId: idParam("petId") });
 
-export const listInventory = createRoute({
+export const listInventory = apiRoute({
 	method: "get",
 	path: "/store/inventory",
 	operationId: "listInventory",
-	tags,
+	tag,
 	summary: "List stock",
 	description:
 		"Every pet's stock in pet id order, with the pet's current status.",
-	"x-stability": "beta",
+	lifecycle: { stability: "beta" },
 	request: { query: z.object({ ...pageQuery, status: statusQuery }) },
 	responses: {
 		200: {
 			...jsonContent(Inventory, "A page of inventory items."),
 			headers: linkHeader,
 		},
-		...errorResponses("validation_error", "internal_error"),
 	},
 });
 
-export const getInventoryItem = createRoute({
+export const getInventoryItem = apiRoute({
 	method: "get",
 	path: "/store/inventory/{petId}",
 	operationId: "getInventoryItem",
-	tags,
+	tag,
 	summary: "Find a pet's stock",
 	description: "One pet's stock, with the pet's current status.",
-	"x-stability": "beta",
+	lifecycle: { stability: "beta" },
 	request: { params },
+	errors: ["not_found"],
 	responses: {
 		200: jsonContent(InventoryItem, "The inventory item."),
-		...errorResponses("validation_error", "not_found", "internal_error"),
 	},
 });
 
-export const setInventory = createRoute({
+export const setInventory = apiRoute({
 	method: "put",
 	path: "/store/inventory/{petId}",
 	operationId: "setInventory",
-	tags,
+	tag,
 	summary: "Set a pet's stock",
 	description: "Replaces the quantity in stock.",
-	"x-stability": "experimental",
+	lifecycle: { stability: "experimental" },
 	request: { params, body: jsonBody(InventoryUpdate, "The new stock.") },
+	errors: ["not_found"],
 	responses: {
 		200: jsonContent(InventoryItem, "The inventory item."),
-		...errorResponses(
-			"validation_error",
-			"malformed_json",
-			"unsupported_media_type",
-			"not_found",
-			"internal_error",
-		),
 	},
 });

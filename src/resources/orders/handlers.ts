@@ -29,7 +29,7 @@ export const placeOrder: AppRouteHandler<typeof routes.placeOrder> = async (
 ) => {
 	const { petId, quantity, shipDate } = c.req.valid("json");
 	const key = c.req.valid("header")["Idempotency-Key"];
-	const now = Date.now();
+	const now = c.var.now();
 	const idempotency = key
 		? { key, requestHash: await requestHash(c) }
 		: undefined;

@@ -1,23 +1,19 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { idempotencyHeaders, replayedHeader } from "../../http/idempotency";
 import { linkHeader, pageQuery } from "../../http/pagination";
-import { errorResponses, jsonBody, jsonContent } from "../../http/responses";
+import { jsonBody, jsonContent } from "../../http/responses";
+import { apiRoute } from "../../http/route";
 import { idParam } from "../../models/id";
 import { NewOrder, Order, OrderPatch, Orders } from "../../models/order";
 
-const tags = ["Orders"];
+const tag = "Orders";
 const params = z.object({ orderId: idParam("orderId") });
-const bodyErrors = [
-	"validation_error",
-	"malformed_json",
-	"unsupported_media_type",
-] as const;
 
-export const listOrders = createRoute({
+export const listOrders = apiRoute({
 	method: "get",
 	path: "/store/orders",
 	operationId: "listOrders",
-	tags,
+	tag,
 	summary: "List orders",
 	description: "Orders in id order, filtered by pet and completion.",
 	"x-hideTryItPanel": true,
@@ -38,15 +34,14 @@ export const listOrders = createRoute({
 	},
 	responses: {
 		200: { ...jsonContent(Orders, "A page of orders."), headers: linkHeader },
-		...errorResponses("validation_error", "internal_error"),
 	},
 });
 
-export const placeOrder = createRoute({
+export const placeOrder = apiRoute({
 	method: "post",
 	path: "/store/orders",
 	operationId: "placeOrder",
-	tags,
+	tag,
 	summary: "Place an order",
 	description:
 		"Takes the quantity from the pet's stock and stores the order in one atomic batch; the pet must be available. Send an `Idempotency-Key` to make retries safe.",
@@ -54,6 +49,12 @@ export const placeOrder = createRoute({
 		headers: idempotencyHeaders,
 		body: jsonBody(NewOrder, "The order to place."),
 	},
+	errors: [
+		"pet_not_available",
+		"insufficient_stock",
+		"unknown_pet",
+		"idempotency_key_reused",
+	],
 	responses: {
 		201: {
 			...jsonContent(Order, "The new order (`complete: false`)."),
@@ -65,67 +66,49 @@ export const placeOrder = createRoute({
 				...replayedHeader,
 			},
 		},
-		...errorResponses(
-			...bodyErrors,
-			"pet_not_available",
-			"insufficient_stock",
-			"unknown_pet",
-			"idempotency_key_reused",
-			"internal_error",
-		),
 	},
 });
 
-export const getOrderById = createRoute({
+export const getOrderById = apiRoute({
 	method: "get",
 	path: "/store/orders/{orderId}",
 	operationId: "getOrderById",
-	tags,
+	tag,
 	summary: "Find an order by id",
 	description: "One order.",
 	request: { params },
+	errors: ["not_found"],
 	responses: {
 		200: jsonContent(Order, "The order."),
-		...errorResponses("validation_error", "not_found", "internal_error"),
 	},
 });
 
-export const updateOrder = createRoute({
+export const updateOrder = apiRoute({
 	method: "patch",
 	path: "/store/orders/{orderId}",
 	operationId: "updateOrder",
-	tags,
+	tag,
 	summary: "Update an order",
 	description:
 		"Changes the ship date or completes the order. A complete order is final: it cannot be reopened or rescheduled.",
 	request: { params, body: jsonBody(OrderPatch, "The fields to change.") },
+	errors: ["not_found", "order_complete"],
 	responses: {
 		200: jsonContent(Order, "The updated order."),
-		...errorResponses(
-			...bodyErrors,
-			"not_found",
-			"order_complete",
-			"internal_error",
-		),
 	},
 });
 
-export const cancelOrder = createRoute({
+export const cancelOrder = apiRoute({
 	method: "delete",
 	path: "/store/orders/{orderId}",
 	operationId: "cancelOrder",
-	tags,
+	tag,
 	summary: "Cancel an order",
 	description:
 		"Deletes an open order and returns its quantity to stock in one atomic batch.",
 	request: { params },
+	errors: ["not_found", "order_complete"],
 	responses: {
 		204: { description: "Cancelled." },
-		...errorResponses(
-			"validation_error",
-			"not_found",
-			"order_complete",
-			"internal_error",
-		),
 	},
 });

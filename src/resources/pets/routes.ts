@@ -1,12 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { linkHeader, pageQuery } from "../../http/pagination";
-import { errorResponses, jsonBody, jsonContent } from "../../http/responses";
+import { jsonBody, jsonContent } from "../../http/responses";
+import { apiRoute } from "../../http/route";
 import { idParam } from "../../models/id";
 import { limits } from "../../models/limits";
 import { NewPet, Pet, PetPatch, Pets } from "../../models/pet";
 import { statusQuery } from "../../models/pet-status";
 
-const tags = ["Animals"];
+const tag = "Animals";
 const params = z.object({ petId: idParam("petId") });
 const locationHeader = {
 	Location: {
@@ -15,11 +16,11 @@ const locationHeader = {
 	},
 };
 
-export const listPets = createRoute({
+export const listPets = apiRoute({
 	method: "get",
 	path: "/pets",
 	operationId: "listPets",
-	tags,
+	tag,
 	summary: "List pets",
 	description:
 		"Pets in id order, filtered by status (repeatable), category and a case-insensitive name substring.",
@@ -37,103 +38,79 @@ export const listPets = createRoute({
 	},
 	responses: {
 		200: { ...jsonContent(Pets, "A page of pets."), headers: linkHeader },
-		...errorResponses("validation_error", "internal_error"),
 	},
 });
 
-export const createPet = createRoute({
+export const createPet = apiRoute({
 	method: "post",
 	path: "/pets",
 	operationId: "createPet",
-	tags,
+	tag,
 	summary: "Add a pet",
 	description:
 		"Creates the pet and its inventory item (quantity 0) atomically.",
 	request: { body: jsonBody(NewPet, "The pet to add.") },
+	errors: ["unknown_category"],
 	responses: {
 		201: { ...jsonContent(Pet, "The new pet."), headers: locationHeader },
-		...errorResponses(
-			"validation_error",
-			"malformed_json",
-			"unsupported_media_type",
-			"unknown_category",
-			"internal_error",
-		),
 	},
 });
 
-export const getPetById = createRoute({
+export const getPetById = apiRoute({
 	method: "get",
 	path: "/pets/{petId}",
 	operationId: "getPetById",
-	tags,
+	tag,
 	summary: "Find a pet by id",
-	description: "One pet.",
+	description:
+		"One pet. Deprecated since 2026-11-20; from 2027-07-01 it answers 410 `gone`.",
+	lifecycle: { deprecated: { since: "2026-11-20", sunset: "2027-06-30" } },
 	request: { params },
+	errors: ["not_found"],
 	responses: {
 		200: jsonContent(Pet, "The pet."),
-		...errorResponses("validation_error", "not_found", "internal_error"),
 	},
 });
 
-export const replacePet = createRoute({
+export const replacePet = apiRoute({
 	method: "put",
 	path: "/pets/{petId}",
 	operationId: "replacePet",
-	tags,
+	tag,
 	summary: "Replace a pet",
 	description: "Replaces every field; an omitted status becomes `available`.",
 	request: { params, body: jsonBody(NewPet, "The pet's new state.") },
+	errors: ["not_found", "unknown_category"],
 	responses: {
 		200: jsonContent(Pet, "The replaced pet."),
-		...errorResponses(
-			"validation_error",
-			"malformed_json",
-			"unsupported_media_type",
-			"not_found",
-			"unknown_category",
-			"internal_error",
-		),
 	},
 });
 
-export const updatePet = createRoute({
+export const updatePet = apiRoute({
 	method: "patch",
 	path: "/pets/{petId}",
 	operationId: "updatePet",
-	tags,
+	tag,
 	summary: "Update a pet",
 	description: "Changes the given fields (at least one) and keeps the rest.",
 	request: { params, body: jsonBody(PetPatch, "The fields to change.") },
+	errors: ["not_found", "unknown_category"],
 	responses: {
 		200: jsonContent(Pet, "The updated pet."),
-		...errorResponses(
-			"validation_error",
-			"malformed_json",
-			"unsupported_media_type",
-			"not_found",
-			"unknown_category",
-			"internal_error",
-		),
 	},
 });
 
-export const deletePet = createRoute({
+export const deletePet = apiRoute({
 	method: "delete",
 	path: "/pets/{petId}",
 	operationId: "deletePet",
-	tags,
+	tag,
 	summary: "Delete a pet",
 	description:
 		"Deletes the pet and its inventory item; a pet with open orders cannot be deleted.",
 	request: { params },
+	errors: ["not_found", "pet_has_open_orders"],
 	responses: {
 		204: { description: "Deleted." },
-		...errorResponses(
-			"validation_error",
-			"not_found",
-			"pet_has_open_orders",
-			"internal_error",
-		),
 	},
 });

@@ -1,0 +1,51 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env";
+import { ApiError } from "./errors";
+
+/** How an operation stands in its life: declared once on the route, it drives the document and the headers. */
+export type Lifecycle = {
+	/** Days as `YYYY-MM-DD`, in UTC: deprecated from the start of `since`, gone after the end of `sunset`. */
+	deprecated?: { since: string; sunset: string };
+	stability?: "experimental" | "beta";
+};
+
+const startOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
+const endOf = (day: string) => Date.parse(`${day}T23:59:59Z`);
+
+/** The operation fields of the OpenAPI document that state the lifecycle. */
+export const lifecycleMarkers = ({
+	deprecated,
+	stability,
+}: Lifecycle = {}) => ({
+	...(deprecated && {
+		deprecated: true,
+		"x-deprecated-sunset": deprecated.sunset,
+	}),
+	...(stability && { "x-stability": stability }),
+});
+
+/**
+ * Sends `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link rel="deprecation"` on every response of a
+ * deprecated operation, and answers 410 `gone` once its sunset has passed.
+ */
+export const deprecationHeaders = (
+	{ since, sunset }: NonNullable<Lifecycle["deprecated"]>,
+	documentation: string,
+): MiddlewareHandler<AppEnv> => {
+	const sunsetAt = endOf(sunset);
+	const headers = {
+		Deprecation: `@${startOf(since) / 1000}`,
+		Sunset: new Date(sunsetAt).toUTCString(),
+		Link: `<${documentation}>; rel="deprecation"; type="text/html"`,
+	};
+	return async (c, next) => {
+		for (const [name, value] of Object.entries(headers)) c.header(name, value);
+		if (c.var.now() > sunsetAt) {
+			throw new ApiError(
+				"gone",
+				`This operation was retired on ${sunset}; see ${documentation}.`,
+			);
+		}
+		await next();
+	};
+};

@@ -1,0 +1,66 @@
+import { createRoute, type RouteConfig } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env";
+import type { ErrorCode } from "./errors";
+import {
+	deprecationHeaders,
+	type Lifecycle,
+	lifecycleMarkers,
+} from "./lifecycle";
+import { errorResponses } from "./responses";
+
+type ApiRouteConfig = Omit<RouteConfig, "middleware" | "security" | "tags"> & {
+	operationId: string;
+	summary: string;
+	description: string;
+	/** The one tag that groups the operation. */
+	tag: string;
+	/** The error codes the handler itself throws; those every such operation can answer are added. */
+	errors?: ErrorCode[];
+	lifecycle?: Lifecycle;
+};
+
+/** The route as `OpenAPIHono.openapi` reads it; errors are thrown, so only declared successes type handlers. */
+type ApiRoute<R extends ApiRouteConfig> = Omit<
+	R,
+	"errors" | "lifecycle" | "tag"
+> & {
+	tags: string[];
+	middleware: MiddlewareHandler<AppEnv>[];
+};
+
+/** Where the reference page documents an operation. */
+const documentationOf = ({ tag, method, path }: ApiRouteConfig) =>
+	`/reference#tag/${tag.toLowerCase()}/${method.toUpperCase()}${path}`;
+
+/**
+ * `createRoute` with the API's cross-cutting metadata derived in one place: the documented error responses,
+ * and the lifecycle markers with the middleware that sends their headers.
+ */
+export const apiRoute = <const R extends ApiRouteConfig>(
+	route: R,
+): ApiRoute<R> => {
+	const { errors = [], lifecycle, tag, ...config } = route;
+	const implied: ErrorCode[] = ["internal_error"];
+	if (config.request) implied.push("validation_error");
+	if (config.request?.body) {
+		implied.push("malformed_json", "unsupported_media_type");
+	}
+	const middleware: MiddlewareHandler<AppEnv>[] = [];
+	if (lifecycle?.deprecated) {
+		implied.push("gone");
+		middleware.push(
+			deprecationHeaders(lifecycle.deprecated, documentationOf(route)),
+		);
+	}
+	return createRoute({
+		...config,
+		tags: [tag],
+		...lifecycleMarkers(lifecycle),
+		middleware,
+		responses: {
+			...config.responses,
+			...errorResponses(...implied, ...errors),
+		},
+	});
+};
