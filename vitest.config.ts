@@ -7,7 +7,22 @@ export default defineConfig(async () => ({
 			wrangler: { configPath: "./wrangler.toml" },
 			miniflare: {
 				// Read in Node, applied inside the runtime by test/setup/apply-migrations.ts.
-				bindings: { TEST_MIGRATIONS: await readD1Migrations("./drizzle") },
+				bindings: {
+					TEST_MIGRATIONS: await readD1Migrations("./drizzle"),
+					// Two tokens, as during a rotation.
+					API_TOKEN: "test-token-current,test-token-next",
+				},
+				ratelimits: {
+					// The suite writes far more than a client may in production; test/security covers the limit.
+					WRITE_LIMITER: {
+						namespace_id: "1001",
+						simple: { limit: 1_000_000, period: 60 },
+					},
+					TINY_LIMITER: {
+						namespace_id: "1002",
+						simple: { limit: 2, period: 60 },
+					},
+				},
 			},
 		}),
 	],

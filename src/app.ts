@@ -1,12 +1,16 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { cors } from "hono/cors";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
 import { createDb } from "./db/client";
 import type { AppEnv } from "./env";
 import { health } from "./health";
+import { limitBody } from "./http/body-limit";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
+import { requestLog } from "./http/logging";
 import { validationHook } from "./http/validation";
-import { documentConfig } from "./openapi";
+import { bearerAuth, documentConfig } from "./openapi";
 import { categoriesRouter } from "./resources/categories";
 import { inventoryRouter } from "./resources/inventory";
 import { ordersRouter } from "./resources/orders";
@@ -15,7 +19,45 @@ import { petsRouter } from "./resources/pets";
 /** Builds the whole API: cross-cutting middleware, the resource routers, `/doc` and `/health`. */
 export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-	app.use(requestId());
+	app.openAPIRegistry.registerComponent(
+		"securitySchemes",
+		"bearerAuth",
+		bearerAuth,
+	);
+	app.use(requestId(), requestLog);
+	app.use(
+		cors({
+			origin: "*",
+			allowHeaders: [
+				"Authorization",
+				"Content-Type",
+				"Idempotency-Key",
+				"If-Match",
+				"If-None-Match",
+				"X-Request-Id",
+			],
+			allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
+			exposeHeaders: [
+				"Link",
+				"ETag",
+				"Location",
+				"Deprecation",
+				"Sunset",
+				"Retry-After",
+				"X-Request-Id",
+				"Idempotency-Replayed",
+			],
+			maxAge: 86400,
+		}),
+		secureHeaders({
+			contentSecurityPolicy: {
+				defaultSrc: ["'none'"],
+				frameAncestors: ["'none'"],
+			},
+			crossOriginResourcePolicy: "cross-origin",
+		}),
+		limitBody,
+	);
 	app.use(methodNotAllowed({ app, onMethodNotAllowed }));
 	app.use(async (c, next) => {
 		c.set("db", createDb(c.env.DB));

@@ -32,3 +32,11 @@ export const documentConfig = {
 		{ name: "Store", tags: ["Orders", "Inventory"] },
 	],
 };
+
+/** The security scheme every write requires (see src/http/route.ts). */
+export const bearerAuth = {
+	type: "http",
+	scheme: "bearer",
+	description:
+		"One of the tokens in the `API_TOKEN` secret; locally, the one in `.dev.vars`.",
+} as const;

@@ -72,8 +72,6 @@ const fromHttpException = (error: HTTPException): ApiError => {
 				"malformed_json",
 				"The request body is not valid JSON.",
 			);
-		case 413:
-			return new ApiError("payload_too_large", error.message);
 		case 415:
 			return new ApiError(
 				"unsupported_media_type",

@@ -1,12 +1,14 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
+import { requireToken } from "./auth";
 import type { ErrorCode } from "./errors";
 import {
 	deprecationHeaders,
 	type Lifecycle,
 	lifecycleMarkers,
 } from "./lifecycle";
+import { limitWrites } from "./rate-limit";
 import { errorResponses } from "./responses";
 
 type ApiRouteConfig = Omit<RouteConfig, "middleware" | "security" | "tags"> & {
@@ -33,9 +35,13 @@ type ApiRoute<R extends ApiRouteConfig> = Omit<
 const documentationOf = ({ tag, method, path }: ApiRouteConfig) =>
 	`/reference#tag/${tag.toLowerCase()}/${method.toUpperCase()}${path}`;
 
+/** The security requirement of every write: the bearer scheme of src/openapi.ts. */
+const bearer = [{ bearerAuth: [] }];
+
 /**
- * `createRoute` with the API's cross-cutting metadata derived in one place: the documented error responses,
- * and the lifecycle markers with the middleware that sends their headers.
+ * `createRoute` with the API's cross-cutting metadata derived in one place: writes get rate limiting, the
+ * bearer token check and its security requirement; deprecated routes their headers; every route the error
+ * responses it can answer.
  */
 export const apiRoute = <const R extends ApiRouteConfig>(
 	route: R,
@@ -44,9 +50,18 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	const implied: ErrorCode[] = ["internal_error"];
 	if (config.request) implied.push("validation_error");
 	if (config.request?.body) {
-		implied.push("malformed_json", "unsupported_media_type");
+		implied.push(
+			"malformed_json",
+			"unsupported_media_type",
+			"payload_too_large",
+		);
 	}
 	const middleware: MiddlewareHandler<AppEnv>[] = [];
+	const write = config.method !== "get";
+	if (write) {
+		implied.push("rate_limited", "unauthorized");
+		middleware.push(limitWrites, requireToken);
+	}
 	if (lifecycle?.deprecated) {
 		implied.push("gone");
 		middleware.push(
@@ -57,6 +72,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 		...config,
 		tags: [tag],
 		...lifecycleMarkers(lifecycle),
+		...(write && { security: bearer }),
 		middleware,
 		responses: {
 			...config.responses,

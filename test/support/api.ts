@@ -1,11 +1,24 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 
 export const origin = "http://petstore.test";
 
-/** Sends a request to the Worker under test. */
-export const api = (path: string, init?: RequestInit) =>
+/** The first of the tokens vitest.config.ts configures. */
+export const token = env.API_TOKEN.split(",")[0];
+
+/** Sends a request to the Worker under test, with no credentials. */
+export const anonymous = (path: string, init?: RequestInit) =>
 	exports.default.fetch(`${origin}${path}`, init);
+
+/** Sends a request to the Worker under test as an authorised client. */
+export const api = (
+	path: string,
+	init: RequestInit & { headers?: Record<string, string> } = {},
+) =>
+	anonymous(path, {
+		...init,
+		headers: { authorization: `Bearer ${token}`, ...init.headers },
+	});
 
 /** A request with a JSON body. */
 export const send = (method: string, path: string, body: unknown) =>

@@ -1,0 +1,261 @@
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createApp } from "../src/app";
+import {
+	anonymous,
+	api,
+	createCategory,
+	expectError,
+	send,
+	uniqueName,
+} from "./support/api";
+
+const write = (headers: Record<string, string>) =>
+	anonymous("/categories", {
+		method: "POST",
+		headers: { "content-type": "application/json", ...headers },
+		body: JSON.stringify({ name: uniqueName("Auth") }),
+	});
+
+/** The app over the test bindings, with some of them replaced. */
+const appWith = (bindings: Partial<Env>) => {
+	const app = createApp();
+	return (path: string, init?: RequestInit) =>
+		app.request(path, init, { ...env, ...bindings });
+};
+
+describe("bearer authentication on writes", () => {
+	it("answers 401 with WWW-Authenticate when the token is missing, malformed or wrong", async () => {
+		for (const authorization of [
+			undefined,
+			"Bearer",
+			"Bearer ",
+			"Basic dXNlcjpwYXNz",
+			"Bearer test-token-current extra",
+			"Bearer wrong-token",
+			"Bearer test-token-current,test-token-next",
+		]) {
+			const response = await write(
+				authorization === undefined ? {} : { authorization },
+			);
+			await expectError(response, 401, "unauthorized");
+			expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
+		}
+	});
+
+	it("accepts every token of a rotation, in any scheme letter case", async () => {
+		for (const authorization of [
+			"Bearer test-token-current",
+			"Bearer test-token-next",
+			"bearer test-token-next",
+		]) {
+			expect((await write({ authorization })).status).toBe(201);
+		}
+	});
+
+	it("guards every write method and leaves reads public", async () => {
+		const category = await createCategory();
+		for (const [method, path] of [
+			["PUT", `/categories/${category.id}`],
+			["PATCH", `/categories/${category.id}`],
+			["DELETE", `/categories/${category.id}`],
+			["POST", "/pets"],
+			["POST", "/store/orders"],
+			["PUT", "/store/inventory/1"],
+		]) {
+			await expectError(await anonymous(path, { method }), 401, "unauthorized");
+		}
+		expect((await anonymous(`/categories/${category.id}`)).status).toBe(200);
+		expect((await anonymous("/pets")).status).toBe(200);
+	});
+
+	it("fails closed when no token is configured, and keeps reads working", async () => {
+		for (const API_TOKEN of ["", " , "]) {
+			const request = appWith({ API_TOKEN });
+			const response = await request("/categories", {
+				method: "POST",
+				headers: {
+					authorization: "Bearer test-token-current",
+					"content-type": "application/json",
+				},
+				body: JSON.stringify({ name: uniqueName("Closed") }),
+			});
+			await expectError(response, 401, "unauthorized");
+			expect((await request("/categories")).status).toBe(200);
+		}
+	});
+
+	it("declares the bearer scheme on exactly the write operations", async () => {
+		const doc = await (await anonymous("/doc")).json<{
+			components: { securitySchemes: Record<string, unknown> };
+			paths: Record<string, Record<string, { security?: unknown }>>;
+		}>();
+		expect(doc.components.securitySchemes.bearerAuth).toMatchObject({
+			type: "http",
+			scheme: "bearer",
+		});
+		for (const [path, methods] of Object.entries(doc.paths)) {
+			for (const [method, operation] of Object.entries(methods)) {
+				expect(operation.security, `${method} ${path}`).toEqual(
+					method === "get" ? undefined : [{ bearerAuth: [] }],
+				);
+			}
+		}
+	});
+});
+
+describe("rate limiting of writes", () => {
+	it("answers 429 rate_limited with Retry-After past the limit, and never limits reads", async () => {
+		const request = appWith({ WRITE_LIMITER: env.TINY_LIMITER });
+		const create = () =>
+			request("/categories", {
+				method: "POST",
+				headers: {
+					authorization: "Bearer test-token-current",
+					"content-type": "application/json",
+					"cf-connecting-ip": "203.0.113.7",
+				},
+				body: JSON.stringify({ name: uniqueName("Limited") }),
+			});
+		expect((await create()).status).toBe(201);
+		expect((await create()).status).toBe(201);
+		const limited = await create();
+		await expectError(limited, 429, "rate_limited");
+		expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+		expect((await request("/categories")).status).toBe(200);
+	});
+});
+
+describe("request bodies", () => {
+	const big = JSON.stringify({ name: "x", description: "y".repeat(17_000) });
+
+	it("answers 413 payload_too_large over 16 KiB", async () => {
+		await expectError(
+			await api("/categories", {
+				method: "POST",
+				headers: { "content-type": "application/json" },
+				body: big,
+			}),
+			413,
+			"payload_too_large",
+		);
+	});
+
+	it("answers 413 for a streamed body without Content-Length", async () => {
+		const chunk = new TextEncoder().encode("x".repeat(1024));
+		let sent = 0;
+		const body = new ReadableStream<Uint8Array>({
+			pull(controller) {
+				// Far more than the limit: the server must stop reading, not buffer it all.
+				if (sent++ < 10_000) controller.enqueue(chunk);
+				else controller.close();
+			},
+		});
+		const response = await api("/categories", {
+			method: "POST",
+			headers: { "content-type": "application/json" },
+			body,
+			// @ts-expect-error: the Workers runtime needs this for a streamed request body
+			duplex: "half",
+		});
+		await expectError(response, 413, "payload_too_large");
+		expect(sent).toBeLessThan(10_000);
+	});
+
+	it("accepts a body just under the limit", async () => {
+		const response = await send("POST", "/categories", {
+			name: uniqueName("Under"),
+			description: "d".repeat(500),
+		});
+		expect(response.status).toBe(201);
+	});
+});
+
+describe("headers on every response", () => {
+	it("sets secure defaults, on errors too", async () => {
+		for (const response of [
+			await anonymous("/pets"),
+			await anonymous("/nowhere"),
+		]) {
+			expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+			expect(response.headers.get("content-security-policy")).toContain(
+				"default-src 'none'",
+			);
+			expect(response.headers.get("strict-transport-security")).toMatch(
+				/max-age=/,
+			);
+			expect(response.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+		}
+	});
+
+	it("accepts a sane incoming X-Request-Id and replaces an unsafe one", async () => {
+		const kept = await anonymous("/pets", {
+			headers: { "x-request-id": "trace-abc_123" },
+		});
+		expect(kept.headers.get("x-request-id")).toBe("trace-abc_123");
+		const replaced = await anonymous("/pets", {
+			headers: { "x-request-id": "<script>" },
+		});
+		expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+	});
+
+	it("answers CORS preflights and exposes the API's headers to browsers", async () => {
+		const preflight = await anonymous("/store/orders", {
+			method: "OPTIONS",
+			headers: {
+				origin: "https://shop.example",
+				"access-control-request-method": "POST",
+				"access-control-request-headers": "authorization, idempotency-key",
+			},
+		});
+		expect(preflight.status).toBe(204);
+		expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+		expect(preflight.headers.get("access-control-allow-methods")).toContain(
+			"POST",
+		);
+		expect(
+			preflight.headers.get("access-control-allow-headers")?.toLowerCase(),
+		).toContain("idempotency-key");
+
+		const read = await anonymous("/pets", {
+			headers: { origin: "https://shop.example" },
+		});
+		expect(read.headers.get("access-control-allow-origin")).toBe("*");
+		const exposed = read.headers
+			.get("access-control-expose-headers")
+			?.split(",")
+			.map((name) => name.trim().toLowerCase());
+		expect(exposed).toEqual(
+			expect.arrayContaining([
+				"link",
+				"etag",
+				"deprecation",
+				"sunset",
+				"x-request-id",
+				"idempotency-replayed",
+			]),
+		);
+	});
+});
+
+describe("request logs", () => {
+	afterEach(() => {
+		vi.restoreAllMocks();
+	});
+
+	it("writes one JSON line per request with method, route, status, duration and request id", async () => {
+		const log = vi.spyOn(console, "log").mockImplementation(() => {});
+		const response = await anonymous("/pets/987654321");
+		const lines = log.mock.calls.map(([line]) => JSON.parse(String(line)));
+		expect(lines).toEqual([
+			{
+				requestId: response.headers.get("x-request-id"),
+				method: "GET",
+				route: "/pets/:petId",
+				path: "/pets/987654321",
+				status: 404,
+				durationMs: expect.any(Number),
+			},
+		]);
+	});
+});
