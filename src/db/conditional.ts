@@ -1,5 +1,5 @@
-import { type SQL, sql } from "drizzle-orm";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { inArray, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "./client";
 
 // Helpers for writes whose precondition lives in the SQL, so that no read-then-write race is possible.
@@ -30,3 +30,17 @@ export const probe = <K extends string>(db: Db, conditions: Record<K, SQL>) =>
 			) as Record<K, SQL.Aliased<boolean>>,
 		)
 		.from(oneRow);
+
+/** A representation's strong ETag as SQL, from the versions of the rows it shows: `"3"`, or `"3.7"` for two. */
+export const etagOf = (...versions: SQLiteColumn[]) =>
+	sql<string>`'"' || ${sql.join(
+		versions.map((version) => sql`${version}`),
+		sql` || '.' || `,
+	)} || '"'`;
+
+/** True when the representation's ETag is one of those of an `If-Match` header, or there was none. */
+export const matchesETag = (etag: SQL, expected: string[] | undefined) =>
+	expected === undefined ? sql`1` : inArray(etag, expected);
+
+/** Sets `version = version + 1`: every write of a row changes its ETag. */
+export const bump = (version: SQLiteColumn) => sql`${version} + 1`;

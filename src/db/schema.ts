@@ -10,6 +10,9 @@ import {
 import { limits } from "../models/limits";
 import { petStatuses } from "../models/pet-status";
 
+/** Bumped by every write of the row: the row's strong ETag, comparable inside a conditional UPDATE. */
+const version = () => integer("version").notNull().default(1);
+
 const inList = (values: readonly string[]) =>
 	sql.raw(values.map((v) => `'${v}'`).join(", "));
 
@@ -19,6 +22,7 @@ export const categories = sqliteTable(
 		id: integer("id").primaryKey({ autoIncrement: true }),
 		name: text("name").notNull(),
 		description: text("description"),
+		version: version(),
 	},
 	(t) => [
 		uniqueIndex("categories_name_unique").on(sql`lower(${t.name})`),
@@ -44,6 +48,7 @@ export const pets = sqliteTable(
 		status: text("status", { enum: petStatuses })
 			.notNull()
 			.default("available"),
+		version: version(),
 	},
 	(t) => [
 		index("pets_category_id").on(t.categoryId, t.id),
@@ -63,6 +68,7 @@ export const inventory = sqliteTable(
 			.primaryKey()
 			.references(() => pets.id, { onDelete: "cascade" }),
 		quantity: integer("quantity").notNull().default(0),
+		version: version(),
 	},
 	(t) => [
 		check(
@@ -82,6 +88,7 @@ export const orders = sqliteTable(
 		/** ISO 8601 in UTC, as `Date.prototype.toISOString()` writes it. */
 		shipDate: text("ship_date").notNull(),
 		complete: integer("complete", { mode: "boolean" }).notNull().default(false),
+		version: version(),
 	},
 	(t) => [
 		index("orders_pet_id").on(t.petId, t.complete, t.id),

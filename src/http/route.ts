@@ -1,7 +1,8 @@
-import { createRoute, type RouteConfig } from "@hono/zod-openapi";
+import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { requireToken } from "./auth";
+import { notModified } from "./conditional";
 import type { ErrorCode } from "./errors";
 import {
 	deprecationHeaders,
@@ -38,29 +39,61 @@ const documentationOf = ({ tag, method, path }: ApiRouteConfig) =>
 /** The security requirement of every write: the bearer scheme of src/openapi.ts. */
 const bearer = [{ bearerAuth: [] }];
 
+const etagHeader = {
+	ETag: {
+		description: "Strong validator of this representation.",
+		schema: { type: "string" as const },
+	},
+};
+
+const conditionalHeader = (name: "If-Match" | "If-None-Match") =>
+	z.object({
+		[name]: z
+			.string()
+			.optional()
+			.openapi({
+				param: { name, in: "header" },
+				description:
+					name === "If-Match"
+						? "Change the resource only while its ETag is one of these (412 otherwise)."
+						: "Answer 304 without a body while the ETag is one of these.",
+				example: '"1"',
+			}),
+	});
+
 /**
  * `createRoute` with the API's cross-cutting metadata derived in one place: writes get rate limiting, the
- * bearer token check and its security requirement; deprecated routes their headers; every route the error
- * responses it can answer.
+ * bearer token check and its security requirement; single resources their ETag, `If-None-Match` and
+ * `If-Match`; deprecated routes their headers; every route the error responses it can answer.
  */
 export const apiRoute = <const R extends ApiRouteConfig>(
 	route: R,
 ): ApiRoute<R> => {
 	const { errors = [], lifecycle, tag, ...config } = route;
 	const implied: ErrorCode[] = ["internal_error"];
-	if (config.request) implied.push("validation_error");
-	if (config.request?.body) {
+	const middleware: MiddlewareHandler<AppEnv>[] = [];
+	const write = config.method !== "get";
+	const item = config.request?.params !== undefined;
+	let request = config.request;
+	if (request) implied.push("validation_error");
+	if (request?.body) {
 		implied.push(
 			"malformed_json",
 			"unsupported_media_type",
 			"payload_too_large",
 		);
 	}
-	const middleware: MiddlewareHandler<AppEnv>[] = [];
-	const write = config.method !== "get";
 	if (write) {
 		implied.push("rate_limited", "unauthorized");
 		middleware.push(limitWrites, requireToken);
+	}
+	if (item) {
+		if (write) implied.push("precondition_failed");
+		else middleware.push(notModified);
+		request = {
+			...request,
+			headers: conditionalHeader(write ? "If-Match" : "If-None-Match"),
+		};
 	}
 	if (lifecycle?.deprecated) {
 		implied.push("gone");
@@ -68,14 +101,30 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 			deprecationHeaders(lifecycle.deprecated, documentationOf(route)),
 		);
 	}
+	const responses = Object.fromEntries(
+		Object.entries(config.responses).map(([status, response]) => [
+			status,
+			(status === "200" || status === "201") && (item || write)
+				? {
+						...response,
+						headers: {
+							...etagHeader,
+							...("headers" in response && response.headers),
+						},
+					}
+				: response,
+		]),
+	);
 	return createRoute({
 		...config,
 		tags: [tag],
 		...lifecycleMarkers(lifecycle),
 		...(write && { security: bearer }),
 		middleware,
+		request,
 		responses: {
-			...config.responses,
+			...responses,
+			...(item && !write && { 304: { description: "Not modified." } }),
 			...errorResponses(...implied, ...errors),
 		},
 	});

@@ -1,3 +1,4 @@
+import { ifMatch, preconditionFailed, withETag } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
 import { byId, paginate } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
@@ -26,7 +27,9 @@ export const createCategory: AppRouteHandler<
 	const body = c.req.valid("json");
 	const category = await queries.createCategory(c.var.db, body);
 	if (!category) throw nameTaken(body.name);
-	return c.json(category, 201, { Location: `/categories/${category.id}` });
+	return c.json(withETag(c, category), 201, {
+		Location: `/categories/${category.id}`,
+	});
 };
 
 export const getCategoryById: AppRouteHandler<
@@ -35,52 +38,50 @@ export const getCategoryById: AppRouteHandler<
 	const { categoryId } = c.req.valid("param");
 	const category = await queries.getCategory(c.var.db, categoryId);
 	if (!category) throw categoryNotFound(categoryId);
-	return c.json(category, 200);
+	return c.json(withETag(c, category), 200);
 };
 
-const update = async (
-	db: Parameters<typeof queries.updateCategory>[0],
-	id: number,
-	changes: Parameters<typeof queries.updateCategory>[2],
-) => {
-	const result = await queries.updateCategory(db, id, changes);
-	if ("category" in result) return result.category;
-	throw result.failure === "not_found"
-		? categoryNotFound(id)
-		: nameTaken(changes.name ?? "");
-};
+const update =
+	(
+		route: "replaceCategory" | "updateCategory",
+	): AppRouteHandler<(typeof routes)[typeof route]> =>
+	async (c) => {
+		const { categoryId } = c.req.valid("param");
+		const body = c.req.valid("json");
+		// PUT replaces: an omitted description is removed.
+		const changes =
+			route === "replaceCategory"
+				? { ...body, description: body.description ?? null }
+				: body;
+		const result = await queries.updateCategory(
+			c.var.db,
+			categoryId,
+			changes,
+			ifMatch(c),
+		);
+		if ("category" in result) {
+			return c.json(withETag(c, result.category), 200);
+		}
+		if (result.failure === "not_found") throw categoryNotFound(categoryId);
+		if (result.failure === "precondition_failed") throw preconditionFailed();
+		throw nameTaken(body.name ?? "");
+	};
 
-export const replaceCategory: AppRouteHandler<
-	typeof routes.replaceCategory
-> = async (c) => {
-	const { categoryId } = c.req.valid("param");
-	const { name, description } = c.req.valid("json");
-	return c.json(
-		await update(c.var.db, categoryId, {
-			name,
-			description: description ?? null,
-		}),
-		200,
-	);
-};
-
-export const updateCategory: AppRouteHandler<
-	typeof routes.updateCategory
-> = async (c) => {
-	const { categoryId } = c.req.valid("param");
-	return c.json(await update(c.var.db, categoryId, c.req.valid("json")), 200);
-};
+export const replaceCategory = update("replaceCategory");
+export const updateCategory = update("updateCategory");
 
 export const deleteCategory: AppRouteHandler<
 	typeof routes.deleteCategory
 > = async (c) => {
 	const { categoryId } = c.req.valid("param");
-	const result = await queries.deleteCategory(c.var.db, categoryId);
+	const result = await queries.deleteCategory(c.var.db, categoryId, ifMatch(c));
 	if (result === "not_found") throw categoryNotFound(categoryId);
-	if (result === "category_in_use")
+	if (result === "precondition_failed") throw preconditionFailed();
+	if (result === "category_in_use") {
 		throw new ApiError(
 			"category_in_use",
 			`Category ${categoryId} still has pets.`,
 		);
+	}
 	return c.body(null, 204);
 };

@@ -1,13 +1,30 @@
 import { and, eq, gt, ne, not, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { autoId, exists, oneRow, probe } from "../../db/conditional";
+import {
+	autoId,
+	bump,
+	etagOf,
+	exists,
+	matchesETag,
+	oneRow,
+	probe,
+} from "../../db/conditional";
 import { categories, pets } from "../../db/schema";
 import type { Category, NewCategory } from "../../models/category";
 
-type Row = typeof categories.$inferSelect;
+const category = {
+	id: categories.id,
+	name: categories.name,
+	description: categories.description,
+};
+const categoryETag = etagOf(categories.version);
+const categoryWithETag = { ...category, etag: categoryETag };
+
+type Row = { id: number; name: string; description: string | null };
+export type TaggedCategory = Category & { etag: string };
 
 /** The API omits an absent description rather than sending null. */
-const toCategory = ({ description, ...rest }: Row): Category =>
+const toCategory = <T extends Row>({ description, ...rest }: T) =>
 	description === null ? rest : { ...rest, description };
 
 const nameTaken = (name: string, exceptId?: number): SQL =>
@@ -24,7 +41,7 @@ export const listCategories = async (
 	page: { after: number; limit: number },
 ): Promise<Category[]> => {
 	const rows = await db
-		.select()
+		.select(category)
 		.from(categories)
 		.where(gt(categories.id, page.after))
 		.orderBy(categories.id)
@@ -35,9 +52,9 @@ export const listCategories = async (
 export const getCategory = async (
 	db: Db,
 	id: number,
-): Promise<Category | undefined> => {
+): Promise<TaggedCategory | undefined> => {
 	const row = await db
-		.select()
+		.select(categoryWithETag)
 		.from(categories)
 		.where(eq(categories.id, id))
 		.get();
@@ -47,61 +64,78 @@ export const getCategory = async (
 /** Inserts the category unless its name is taken (case-insensitively); undefined when it is. */
 export const createCategory = async (
 	db: Db,
-	category: NewCategory,
-): Promise<Category | undefined> => {
+	fields: NewCategory,
+): Promise<TaggedCategory | undefined> => {
 	const [row] = await db
 		.insert(categories)
 		.select(
 			db
 				.select({
 					id: autoId,
-					name: sql`${category.name}`.as("name"),
-					description: sql`${category.description ?? null}`.as("description"),
+					name: sql`${fields.name}`.as("name"),
+					description: sql`${fields.description ?? null}`.as("description"),
+					version: sql`1`.as("version"),
 				})
 				.from(oneRow)
-				.where(not(nameTaken(category.name))),
+				.where(not(nameTaken(fields.name))),
 		)
-		.returning();
+		.returning(categoryWithETag);
 	return row && toCategory(row);
 };
 
 export type CategoryUpdate =
-	| { category: Category }
-	| { failure: "not_found" | "category_exists" };
+	| { category: TaggedCategory }
+	| { failure: "not_found" | "precondition_failed" | "category_exists" };
 
-/** Applies the changes unless the category is missing or the new name is taken by another one. */
+/** Applies the changes unless the category is missing, changed since `If-Match`, or the name is taken. */
 export const updateCategory = async (
 	db: Db,
 	id: number,
 	changes: Partial<{ name: string; description: string | null }>,
+	ifMatch: string[] | undefined,
 ): Promise<CategoryUpdate> => {
+	const current = matchesETag(categoryETag, ifMatch);
 	const taken =
 		changes.name === undefined ? sql`0` : nameTaken(changes.name, id);
 	const [[found], [row]] = await db.batch([
-		probe(db, { category: exists(categories, eq(categories.id, id)) }),
+		probe(db, {
+			category: exists(categories, eq(categories.id, id)),
+			current: exists(categories, and(eq(categories.id, id), current)),
+		}),
 		db
 			.update(categories)
-			.set(changes)
-			.where(and(eq(categories.id, id), not(taken)))
-			.returning(),
+			.set({ ...changes, version: bump(categories.version) })
+			.where(and(eq(categories.id, id), current, not(taken)))
+			.returning(categoryWithETag),
 	]);
 	if (row) return { category: toCategory(row) };
-	return { failure: found.category ? "category_exists" : "not_found" };
+	if (!found.category) return { failure: "not_found" };
+	return {
+		failure: found.current ? "category_exists" : "precondition_failed",
+	};
 };
 
-/** Deletes the category unless pets still belong to it. */
+/** Deletes the category unless it changed since `If-Match` or pets still belong to it. */
 export const deleteCategory = async (
 	db: Db,
 	id: number,
-): Promise<"deleted" | "not_found" | "category_in_use"> => {
+	ifMatch: string[] | undefined,
+): Promise<
+	"deleted" | "not_found" | "precondition_failed" | "category_in_use"
+> => {
+	const current = matchesETag(categoryETag, ifMatch);
 	const inUse = exists(pets, eq(pets.categoryId, id));
 	const [[found], deleted] = await db.batch([
-		probe(db, { category: exists(categories, eq(categories.id, id)) }),
+		probe(db, {
+			category: exists(categories, eq(categories.id, id)),
+			current: exists(categories, and(eq(categories.id, id), current)),
+		}),
 		db
 			.delete(categories)
-			.where(and(eq(categories.id, id), not(inUse)))
+			.where(and(eq(categories.id, id), current, not(inUse)))
 			.returning({ id: categories.id }),
 	]);
 	if (deleted.length > 0) return "deleted";
-	return found.category ? "category_in_use" : "not_found";
+	if (!found.category) return "not_found";
+	return found.current ? "category_in_use" : "precondition_failed";
 };

@@ -1,3 +1,4 @@
+import { ifMatch, preconditionFailed, withETag } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
 import { paginate } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
@@ -27,7 +28,7 @@ export const getInventoryItem: AppRouteHandler<
 	const { petId } = c.req.valid("param");
 	const item = await queries.getInventoryItem(c.var.db, petId);
 	if (!item) throw itemNotFound(petId);
-	return c.json(item, 200);
+	return c.json(withETag(c, item), 200);
 };
 
 export const setInventory: AppRouteHandler<typeof routes.setInventory> = async (
@@ -35,7 +36,13 @@ export const setInventory: AppRouteHandler<typeof routes.setInventory> = async (
 ) => {
 	const { petId } = c.req.valid("param");
 	const { quantity } = c.req.valid("json");
-	const item = await queries.setInventory(c.var.db, petId, quantity);
-	if (!item) throw itemNotFound(petId);
-	return c.json(item, 200);
+	const result = await queries.setInventory(
+		c.var.db,
+		petId,
+		quantity,
+		ifMatch(c),
+	);
+	if ("item" in result) return c.json(withETag(c, result.item), 200);
+	if (result.failure === "not_found") throw itemNotFound(petId);
+	throw preconditionFailed();
 };

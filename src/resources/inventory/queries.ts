@@ -1,17 +1,25 @@
 import { and, eq, gt, inArray } from "drizzle-orm";
+import type { SelectedFields } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
+import { bump, etagOf, exists, matchesETag, probe } from "../../db/conditional";
 import { inventory, pets } from "../../db/schema";
 import type { InventoryItem } from "../../models/inventory";
 import type { PetStatus } from "../../models/pet-status";
 
-/** An inventory item with its pet's status: read through the join, never copied. */
-const items = (db: Db) =>
+const item = {
+	petId: inventory.petId,
+	quantity: inventory.quantity,
+	status: pets.status,
+};
+/** The item shows its stock and its pet's status, so either row's write changes the ETag. */
+const itemETag = etagOf(inventory.version, pets.version);
+
+export type TaggedInventoryItem = InventoryItem & { etag: string };
+
+/** Inventory items with their pet's status: read through the join, never copied. */
+const items = <T extends SelectedFields>(db: Db, fields: T) =>
 	db
-		.select({
-			petId: inventory.petId,
-			quantity: inventory.quantity,
-			status: pets.status,
-		})
+		.select(fields)
 		.from(inventory)
 		.innerJoin(pets, eq(pets.id, inventory.petId));
 
@@ -25,7 +33,7 @@ export const listInventory = (
 	db: Db,
 	filter: InventoryFilter,
 ): Promise<InventoryItem[]> =>
-	items(db)
+	items(db, item)
 		.where(
 			and(
 				gt(inventory.petId, filter.after),
@@ -38,18 +46,39 @@ export const listInventory = (
 export const getInventoryItem = (
 	db: Db,
 	petId: number,
-): Promise<InventoryItem | undefined> =>
-	items(db).where(eq(inventory.petId, petId)).get();
+): Promise<TaggedInventoryItem | undefined> =>
+	items(db, { ...item, etag: itemETag })
+		.where(eq(inventory.petId, petId))
+		.get();
 
-/** Sets the stock and reads the item back with its pet's status, in one batch. */
+export type InventoryChange =
+	| { item: TaggedInventoryItem }
+	| { failure: "not_found" | "precondition_failed" };
+
+/** Sets the stock unless the item changed since `If-Match`, and reads it back with its pet's status. */
 export const setInventory = async (
 	db: Db,
 	petId: number,
 	quantity: number,
-): Promise<InventoryItem | undefined> => {
-	const [, [item]] = await db.batch([
-		db.update(inventory).set({ quantity }).where(eq(inventory.petId, petId)),
-		items(db).where(eq(inventory.petId, petId)),
+	ifMatch: string[] | undefined,
+): Promise<InventoryChange> => {
+	// Correlated with the inventory row being read or written.
+	const current = exists(
+		pets,
+		and(eq(pets.id, inventory.petId), matchesETag(itemETag, ifMatch)),
+	);
+	const [[found], written, [read]] = await db.batch([
+		probe(db, {
+			item: exists(inventory, eq(inventory.petId, petId)),
+			current: exists(inventory, and(eq(inventory.petId, petId), current)),
+		}),
+		db
+			.update(inventory)
+			.set({ quantity, version: bump(inventory.version) })
+			.where(and(eq(inventory.petId, petId), current))
+			.returning({ petId: inventory.petId }),
+		items(db, { ...item, etag: itemETag }).where(eq(inventory.petId, petId)),
 	]);
-	return item;
+	if (written.length > 0 && read) return { item: read };
+	return { failure: found.item ? "precondition_failed" : "not_found" };
 };

@@ -1,3 +1,4 @@
+import { ifMatch, preconditionFailed, withETag } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
 import { idempotencyWindowMs, requestHash } from "../../http/idempotency";
 import { byId, paginate } from "../../http/pagination";
@@ -42,7 +43,9 @@ export const placeOrder: AppRouteHandler<typeof routes.placeOrder> = async (
 		expiredBefore: now - idempotencyWindowMs,
 	});
 	if ("placed" in result) {
-		return c.json(result.placed, 201, { Location: location(result.placed) });
+		return c.json(withETag(c, result.placed), 201, {
+			Location: location(result.placed),
+		});
 	}
 	if ("replay" in result) {
 		if (result.replay.requestHash !== idempotency?.requestHash) {
@@ -71,7 +74,7 @@ export const getOrderById: AppRouteHandler<typeof routes.getOrderById> = async (
 	const { orderId } = c.req.valid("param");
 	const order = await queries.getOrder(c.var.db, orderId);
 	if (!order) throw orderNotFound(orderId);
-	return c.json(order, 200);
+	return c.json(withETag(c, order), 200);
 };
 
 export const updateOrder: AppRouteHandler<typeof routes.updateOrder> = async (
@@ -79,22 +82,25 @@ export const updateOrder: AppRouteHandler<typeof routes.updateOrder> = async (
 ) => {
 	const { orderId } = c.req.valid("param");
 	const { shipDate, complete } = c.req.valid("json");
-	const result = await queries.updateOrder(c.var.db, orderId, {
-		shipDate: shipDate && new Date(shipDate).toISOString(),
-		complete,
-	});
-	if ("order" in result) return c.json(result.order, 200);
-	throw result.failure === "not_found"
-		? orderNotFound(orderId)
-		: orderComplete(orderId);
+	const result = await queries.updateOrder(
+		c.var.db,
+		orderId,
+		{ shipDate: shipDate && new Date(shipDate).toISOString(), complete },
+		ifMatch(c),
+	);
+	if ("order" in result) return c.json(withETag(c, result.order), 200);
+	if (result.failure === "not_found") throw orderNotFound(orderId);
+	if (result.failure === "precondition_failed") throw preconditionFailed();
+	throw orderComplete(orderId);
 };
 
 export const cancelOrder: AppRouteHandler<typeof routes.cancelOrder> = async (
 	c,
 ) => {
 	const { orderId } = c.req.valid("param");
-	const result = await queries.cancelOrder(c.var.db, orderId);
+	const result = await queries.cancelOrder(c.var.db, orderId, ifMatch(c));
 	if (result === "not_found") throw orderNotFound(orderId);
+	if (result === "precondition_failed") throw preconditionFailed();
 	if (result === "order_complete") throw orderComplete(orderId);
 	return c.body(null, 204);
 };

@@ -1,9 +1,29 @@
 import { and, eq, gt, lt, not, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { autoId, exists, oneRow, probe } from "../../db/conditional";
+import {
+	autoId,
+	bump,
+	etagOf,
+	exists,
+	matchesETag,
+	oneRow,
+	probe,
+} from "../../db/conditional";
 import { idempotencyKeys, inventory, orders, pets } from "../../db/schema";
 import { limits } from "../../models/limits";
 import type { Order, OrderPatch } from "../../models/order";
+
+const order = {
+	id: orders.id,
+	petId: orders.petId,
+	quantity: orders.quantity,
+	shipDate: orders.shipDate,
+	complete: orders.complete,
+};
+const orderETag = etagOf(orders.version);
+const orderWithETag = { ...order, etag: orderETag };
+
+export type TaggedOrder = Order & { etag: string };
 
 export type OrderFilter = {
 	after: number;
@@ -14,7 +34,7 @@ export type OrderFilter = {
 
 export const listOrders = (db: Db, filter: OrderFilter): Promise<Order[]> =>
 	db
-		.select()
+		.select(order)
 		.from(orders)
 		.where(
 			and(
@@ -28,8 +48,11 @@ export const listOrders = (db: Db, filter: OrderFilter): Promise<Order[]> =>
 		.orderBy(orders.id)
 		.limit(filter.limit + 1);
 
-export const getOrder = (db: Db, id: number): Promise<Order | undefined> =>
-	db.select().from(orders).where(eq(orders.id, id)).get();
+export const getOrder = (
+	db: Db,
+	id: number,
+): Promise<TaggedOrder | undefined> =>
+	db.select(orderWithETag).from(orders).where(eq(orders.id, id)).get();
 
 export type Placement = {
 	petId: number;
@@ -43,7 +66,7 @@ export type Placement = {
 };
 
 export type PlacementResult =
-	| { placed: Order }
+	| { placed: TaggedOrder }
 	| { replay: { requestHash: string; status: number; body: string } }
 	| { failure: "unknown_pet" | "pet_not_available" | "insufficient_stock" };
 
@@ -76,7 +99,10 @@ export const placeOrder = async (
 			.where(sql`${idempotencyKeys.key} = ${key}`),
 		db
 			.update(inventory)
-			.set({ quantity: sql`${inventory.quantity} - ${placement.quantity}` })
+			.set({
+				quantity: sql`${inventory.quantity} - ${placement.quantity}`,
+				version: bump(inventory.version),
+			})
 			.where(
 				and(
 					eq(inventory.petId, placement.petId),
@@ -97,11 +123,12 @@ export const placeOrder = async (
 						quantity: sql`${placement.quantity}`.as("quantity"),
 						shipDate: sql`${placement.shipDate}`.as("ship_date"),
 						complete: sql`0`.as("complete"),
+						version: sql`1`.as("version"),
 					})
 					.from(oneRow)
 					.where(sql`changes() = 1`),
 			)
-			.returning(),
+			.returning(orderWithETag),
 		// The response body as the API sends it, so that a retry replays it byte for byte.
 		db.insert(idempotencyKeys).select(
 			db
@@ -134,55 +161,75 @@ export const placeOrder = async (
 };
 
 export type OrderChange =
-	| { order: Order }
-	| { failure: "not_found" | "order_complete" };
+	| { order: TaggedOrder }
+	| { failure: "not_found" | "precondition_failed" | "order_complete" };
 
 /**
- * Applies the patch to an open order. A complete order is final: only `complete: true` (a no-op) is accepted.
+ * Applies the patch to an open order that still has an `If-Match` ETag (when given). A complete order is
+ * final: only `complete: true` (a no-op) is accepted.
  */
 export const updateOrder = async (
 	db: Db,
 	id: number,
 	patch: OrderPatch,
+	ifMatch: string[] | undefined,
 ): Promise<OrderChange> => {
+	const current = matchesETag(orderETag, ifMatch);
 	const changesAllowed =
 		patch.shipDate === undefined && patch.complete !== false
 			? sql`1`
 			: eq(orders.complete, false);
-	const [[found], [order]] = await db.batch([
-		probe(db, { order: exists(orders, eq(orders.id, id)) }),
+	const [[found], [updated]] = await db.batch([
+		probe(db, {
+			order: exists(orders, eq(orders.id, id)),
+			current: exists(orders, and(eq(orders.id, id), current)),
+		}),
 		db
 			.update(orders)
-			.set(patch)
-			.where(and(eq(orders.id, id), changesAllowed))
-			.returning(),
+			.set({ ...patch, version: bump(orders.version) })
+			.where(and(eq(orders.id, id), current, changesAllowed))
+			.returning(orderWithETag),
 	]);
-	if (order) return { order };
-	return { failure: found.order ? "order_complete" : "not_found" };
+	if (updated) return { order: updated };
+	if (!found.order) return { failure: "not_found" };
+	return { failure: found.current ? "order_complete" : "precondition_failed" };
 };
 
-/** Deletes an open order and returns its quantity to stock, in one batch. */
+/** Deletes an open order that still has an `If-Match` ETag and returns its quantity to stock, in one batch. */
 export const cancelOrder = async (
 	db: Db,
 	id: number,
-): Promise<"cancelled" | "not_found" | "order_complete"> => {
-	const open = and(eq(orders.id, id), eq(orders.complete, false));
+	ifMatch: string[] | undefined,
+): Promise<
+	"cancelled" | "not_found" | "precondition_failed" | "order_complete"
+> => {
+	const current = matchesETag(orderETag, ifMatch);
+	const cancellable = and(
+		eq(orders.id, id),
+		eq(orders.complete, false),
+		current,
+	);
 	const [[found], , cancelled] = await db.batch([
-		probe(db, { order: exists(orders, eq(orders.id, id)) }),
+		probe(db, {
+			order: exists(orders, eq(orders.id, id)),
+			current: exists(orders, and(eq(orders.id, id), current)),
+		}),
 		db
 			.update(inventory)
 			.set({
 				// Capped at the stock bound: stock set to the maximum meanwhile cannot overflow it.
-				quantity: sql`min(${inventory.quantity} + (SELECT ${orders.quantity} FROM ${orders} WHERE ${open}), ${limits.stock})`,
+				quantity: sql`min(${inventory.quantity} + (SELECT ${orders.quantity} FROM ${orders} WHERE ${cancellable}), ${limits.stock})`,
+				version: bump(inventory.version),
 			})
 			.where(
 				eq(
 					inventory.petId,
-					sql`(SELECT ${orders.petId} FROM ${orders} WHERE ${open})`,
+					sql`(SELECT ${orders.petId} FROM ${orders} WHERE ${cancellable})`,
 				),
 			),
-		db.delete(orders).where(open).returning({ id: orders.id }),
+		db.delete(orders).where(cancellable).returning({ id: orders.id }),
 	]);
 	if (cancelled.length > 0) return "cancelled";
-	return found.order ? "order_complete" : "not_found";
+	if (!found.order) return "not_found";
+	return found.current ? "order_complete" : "precondition_failed";
 };

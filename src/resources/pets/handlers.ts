@@ -1,3 +1,4 @@
+import { ifMatch, preconditionFailed, withETag } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
 import { byId, paginate } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
@@ -25,7 +26,7 @@ export const createPet: AppRouteHandler<typeof routes.createPet> = async (
 	const body = c.req.valid("json");
 	const pet = await queries.createPet(c.var.db, body);
 	if (!pet) throw unknownCategory(body.categoryId);
-	return c.json(pet, 201, { Location: `/pets/${pet.id}` });
+	return c.json(withETag(c, pet), 201, { Location: `/pets/${pet.id}` });
 };
 
 export const getPetById: AppRouteHandler<typeof routes.getPetById> = async (
@@ -34,7 +35,7 @@ export const getPetById: AppRouteHandler<typeof routes.getPetById> = async (
 	const { petId } = c.req.valid("param");
 	const pet = await queries.getPet(c.var.db, petId);
 	if (!pet) throw petNotFound(petId);
-	return c.json(pet, 200);
+	return c.json(withETag(c, pet), 200);
 };
 
 const update =
@@ -44,9 +45,15 @@ const update =
 	async (c) => {
 		const { petId } = c.req.valid("param");
 		const changes = c.req.valid("json");
-		const result = await queries.updatePet(c.var.db, petId, changes);
-		if ("pet" in result) return c.json(result.pet, 200);
-		if (result.missing === "pet") throw petNotFound(petId);
+		const result = await queries.updatePet(
+			c.var.db,
+			petId,
+			changes,
+			ifMatch(c),
+		);
+		if ("pet" in result) return c.json(withETag(c, result.pet), 200);
+		if (result.failure === "not_found") throw petNotFound(petId);
+		if (result.failure === "precondition_failed") throw preconditionFailed();
 		throw unknownCategory(changes.categoryId ?? 0);
 	};
 
@@ -57,8 +64,9 @@ export const deletePet: AppRouteHandler<typeof routes.deletePet> = async (
 	c,
 ) => {
 	const { petId } = c.req.valid("param");
-	const result = await queries.deletePet(c.var.db, petId);
+	const result = await queries.deletePet(c.var.db, petId, ifMatch(c));
 	if (result === "not_found") throw petNotFound(petId);
+	if (result === "precondition_failed") throw preconditionFailed();
 	if (result === "pet_has_open_orders") {
 		throw new ApiError(
 			"pet_has_open_orders",

@@ -1,9 +1,27 @@
 import { and, eq, gt, inArray, not, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { autoId, exists, probe } from "../../db/conditional";
+import {
+	autoId,
+	bump,
+	etagOf,
+	exists,
+	matchesETag,
+	probe,
+} from "../../db/conditional";
 import { categories, inventory, orders, pets } from "../../db/schema";
 import type { NewPet, Pet, PetPatch } from "../../models/pet";
 import type { PetStatus } from "../../models/pet-status";
+
+const pet = {
+	id: pets.id,
+	name: pets.name,
+	categoryId: pets.categoryId,
+	status: pets.status,
+};
+export const petETag = etagOf(pets.version);
+const petWithETag = { ...pet, etag: petETag };
+
+export type TaggedPet = Pet & { etag: string };
 
 export type PetFilter = {
 	after: number;
@@ -15,7 +33,7 @@ export type PetFilter = {
 
 export const listPets = (db: Db, filter: PetFilter): Promise<Pet[]> =>
 	db
-		.select()
+		.select(pet)
 		.from(pets)
 		.where(
 			and(
@@ -33,14 +51,14 @@ export const listPets = (db: Db, filter: PetFilter): Promise<Pet[]> =>
 		.orderBy(pets.id)
 		.limit(filter.limit + 1);
 
-export const getPet = (db: Db, id: number): Promise<Pet | undefined> =>
-	db.select().from(pets).where(eq(pets.id, id)).get();
+export const getPet = (db: Db, id: number): Promise<TaggedPet | undefined> =>
+	db.select(petWithETag).from(pets).where(eq(pets.id, id)).get();
 
 /** Inserts the pet, only if its category exists, and its empty inventory item in one batch. */
 export const createPet = async (
 	db: Db,
-	pet: NewPet,
-): Promise<Pet | undefined> => {
+	fields: NewPet,
+): Promise<TaggedPet | undefined> => {
 	const [[created]] = await db.batch([
 		db
 			.insert(pets)
@@ -48,18 +66,23 @@ export const createPet = async (
 				db
 					.select({
 						id: autoId,
-						name: sql`${pet.name}`.as("name"),
+						name: sql`${fields.name}`.as("name"),
 						categoryId: categories.id,
-						status: sql`${pet.status}`.as("status"),
+						status: sql`${fields.status}`.as("status"),
+						version: sql`1`.as("version"),
 					})
 					.from(categories)
-					.where(eq(categories.id, pet.categoryId)),
+					.where(eq(categories.id, fields.categoryId)),
 			)
-			.returning(),
+			.returning(petWithETag),
 		// changes() guards against a stale last_insert_rowid() when the pet was not inserted.
 		db.insert(inventory).select(
 			db
-				.select({ petId: pets.id, quantity: sql`0`.as("quantity") })
+				.select({
+					petId: pets.id,
+					quantity: sql`0`.as("quantity"),
+					version: sql`1`.as("version"),
+				})
 				.from(pets)
 				.where(and(eq(pets.id, sql`last_insert_rowid()`), sql`changes() = 1`)),
 		),
@@ -67,46 +90,69 @@ export const createPet = async (
 	return created;
 };
 
-export type PetUpdate = { pet: Pet } | { missing: "pet" | "category" };
+export type PetUpdate =
+	| { pet: TaggedPet }
+	| { failure: "not_found" | "precondition_failed" | "unknown_category" };
 
-/** Applies the changes only if the pet and any new category exist, and says which was missing otherwise. */
+/**
+ * Applies the changes only if the pet exists, still has an `If-Match` ETag (when given) and any new category
+ * exists; says which condition failed otherwise.
+ */
 export const updatePet = async (
 	db: Db,
 	id: number,
 	changes: PetPatch,
+	ifMatch: string[] | undefined,
 ): Promise<PetUpdate> => {
-	const categoryExists: SQL =
-		changes.categoryId === undefined
-			? sql`1`
-			: exists(categories, eq(categories.id, changes.categoryId));
-	const [[pet], [found]] = await db.batch([
+	const current = matchesETag(petETag, ifMatch);
+	const conditions = {
+		pet: exists(pets, eq(pets.id, id)),
+		current: exists(pets, and(eq(pets.id, id), current)),
+		category:
+			changes.categoryId === undefined
+				? sql`1`
+				: exists(categories, eq(categories.id, changes.categoryId)),
+	};
+	const [[found], [updated]] = await db.batch([
+		probe(db, conditions),
 		db
 			.update(pets)
-			.set(changes)
-			.where(and(eq(pets.id, id), categoryExists))
-			.returning(),
-		probe(db, { pet: exists(pets, eq(pets.id, id)), category: categoryExists }),
+			.set({ ...changes, version: bump(pets.version) })
+			.where(and(eq(pets.id, id), current, conditions.category))
+			.returning(petWithETag),
 	]);
-	if (pet) return { pet };
-	return { missing: found.pet ? "category" : "pet" };
+	if (updated) return { pet: updated };
+	if (!found.pet) return { failure: "not_found" };
+	return {
+		failure: found.current ? "unknown_category" : "precondition_failed",
+	};
 };
 
-/** Deletes the pet (and, by cascade, its inventory item) unless it has open orders. */
+/** Deletes the pet (and, by cascade, its inventory item) unless it changed or has open orders. */
 export const deletePet = async (
 	db: Db,
 	id: number,
-): Promise<"deleted" | "not_found" | "pet_has_open_orders"> => {
-	const openOrders = exists(
-		orders,
-		and(eq(orders.petId, id), eq(orders.complete, false)),
-	);
+	ifMatch: string[] | undefined,
+): Promise<
+	"deleted" | "not_found" | "precondition_failed" | "pet_has_open_orders"
+> => {
+	const current = matchesETag(petETag, ifMatch);
+	const conditions = {
+		pet: exists(pets, eq(pets.id, id)),
+		current: exists(pets, and(eq(pets.id, id), current)),
+		openOrders: exists(
+			orders,
+			and(eq(orders.petId, id), eq(orders.complete, false)),
+		),
+	};
 	const [[found], deleted] = await db.batch([
-		probe(db, { pet: exists(pets, eq(pets.id, id)) }),
+		probe(db, conditions),
 		db
 			.delete(pets)
-			.where(and(eq(pets.id, id), not(openOrders)))
+			.where(and(eq(pets.id, id), current, not(conditions.openOrders)))
 			.returning({ id: pets.id }),
 	]);
 	if (deleted.length > 0) return "deleted";
-	return found.pet ? "pet_has_open_orders" : "not_found";
+	if (!found.pet) return "not_found";
+	return found.current ? "pet_has_open_orders" : "precondition_failed";
 };

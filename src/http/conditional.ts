@@ -1,0 +1,44 @@
+import type { Context } from "hono";
+import { etag, RETAINED_304_HEADERS } from "hono/etag";
+import { ApiError } from "./errors";
+
+/**
+ * The ETags an `If-Match` header names, or undefined when any current representation will do (no header, or
+ * `*`). Weak tags never match: RFC 9110 §13.1.1 asks for the strong comparison.
+ */
+export const ifMatch = (c: Context): string[] | undefined => {
+	const header = c.req.header("if-match")?.trim();
+	if (!header || header === "*") return undefined;
+	return header
+		.split(",")
+		.map((tag) => tag.trim())
+		.filter((tag) => tag.startsWith('"'));
+};
+
+/** Sets the representation's strong `ETag` and returns the body without it. */
+export const withETag = <T extends { etag: string }>(
+	c: Context,
+	{ etag, ...body }: T,
+) => {
+	c.header("ETag", etag);
+	return body;
+};
+
+export const preconditionFailed = () =>
+	new ApiError(
+		"precondition_failed",
+		"The resource changed since the ETag in If-Match; read it again.",
+	);
+
+/** Answers `If-None-Match` with 304, keeping the headers a client needs on every response. */
+export const notModified = etag({
+	retainedHeaders: [
+		...RETAINED_304_HEADERS,
+		"Deprecation",
+		"Sunset",
+		"Link",
+		"X-Request-Id",
+		"Access-Control-Allow-Origin",
+		"Access-Control-Expose-Headers",
+	],
+});
