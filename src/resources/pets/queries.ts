@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, not, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, not, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import {
 	autoId,
