@@ -11,6 +11,8 @@ export default defineConfig(async () => ({
 					TEST_MIGRATIONS: await readD1Migrations("./drizzle"),
 					// Two tokens, as during a rotation.
 					API_TOKEN: "test-token-current,test-token-next",
+					// Runs per fuzz property: small in CI, larger on demand.
+					FUZZ_RUNS: process.env.FUZZ_RUNS ?? "25",
 				},
 				ratelimits: {
 					// The suite writes far more than a client may in production; test/security covers the limit.
