@@ -11,6 +11,23 @@ export const jsonContent = <T extends z.ZodType>(
 	content: { "application/json": { schema } },
 });
 
+/** A 201 response: the new resource, and the `Location` it lives at. */
+export const createdContent = <T extends z.ZodType>(
+	schema: T,
+	description: string,
+	headers: Record<string, { description: string; schema: object }> = {},
+) => ({
+	...jsonContent(schema, description),
+	headers: {
+		Location: {
+			required: true,
+			description: "Where the new resource lives.",
+			schema: { type: "string" as const },
+		},
+		...headers,
+	},
+});
+
 /** A required JSON request body. */
 export const jsonBody = <T extends z.ZodType>(
 	schema: T,

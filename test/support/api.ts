@@ -1,14 +1,36 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import { type Document, expectDocumented } from "./contract";
 
 export const origin = "http://petstore.test";
 
 /** The first of the tokens vitest.config.ts configures. */
 export const token = env.API_TOKEN.split(",")[0];
 
-/** Sends a request to the Worker under test, with no credentials. */
-export const anonymous = (path: string, init?: RequestInit) =>
-	exports.default.fetch(`${origin}${path}`, init);
+let document: Promise<Document> | undefined;
+/** The document the app serves, fetched once per test file. */
+export const servedDocument = () => {
+	document ??= exports.default
+		.fetch(`${origin}/doc`)
+		.then((response) => response.json<Document>());
+	return document;
+};
+
+/**
+ * Sends a request to the Worker under test, with no credentials, and checks the response against the
+ * document: every response of every test is held to the contract.
+ */
+export const anonymous = async (path: string, init?: RequestInit) => {
+	const url = `${origin}${path}`;
+	const response = await exports.default.fetch(url, init);
+	await expectDocumented(
+		await servedDocument(),
+		init?.method ?? "GET",
+		url,
+		response,
+	);
+	return response;
+};
 
 /** Sends a request to the Worker under test as an authorised client. */
 export const api = (

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { linkHeader, pageQuery } from "../../http/pagination";
-import { jsonBody, jsonContent } from "../../http/responses";
+import { createdContent, jsonBody, jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
 import {
 	Categories,
@@ -39,15 +39,7 @@ export const createCategory = apiRoute({
 	request: { body: jsonBody(NewCategory, "The category to add.") },
 	errors: ["category_exists"],
 	responses: {
-		201: {
-			...jsonContent(Category, "The new category."),
-			headers: {
-				Location: {
-					description: "Where the new category lives.",
-					schema: { type: "string" },
-				},
-			},
-		},
+		201: createdContent(Category, "The new category."),
 	},
 });
 

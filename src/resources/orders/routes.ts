@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { idempotencyHeaders, replayedHeader } from "../../http/idempotency";
 import { linkHeader, pageQuery } from "../../http/pagination";
-import { jsonBody, jsonContent } from "../../http/responses";
+import { createdContent, jsonBody, jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
 import { idParam } from "../../models/id";
 import { NewOrder, Order, OrderPatch, Orders } from "../../models/order";
@@ -56,16 +56,11 @@ export const placeOrder = apiRoute({
 		"idempotency_key_reused",
 	],
 	responses: {
-		201: {
-			...jsonContent(Order, "The new order (`complete: false`)."),
-			headers: {
-				Location: {
-					description: "Where the new order lives.",
-					schema: { type: "string" },
-				},
-				...replayedHeader,
-			},
-		},
+		201: createdContent(
+			Order,
+			"The new order (`complete: false`).",
+			replayedHeader,
+		),
 	},
 });
 

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { linkHeader, pageQuery } from "../../http/pagination";
-import { jsonBody, jsonContent } from "../../http/responses";
+import { createdContent, jsonBody, jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
 import { idParam } from "../../models/id";
 import { limits } from "../../models/limits";
@@ -9,12 +9,6 @@ import { statusQuery } from "../../models/pet-status";
 
 const tag = "Animals";
 const params = z.object({ petId: idParam("petId") });
-const locationHeader = {
-	Location: {
-		description: "Where the new pet lives.",
-		schema: { type: "string" as const },
-	},
-};
 
 export const listPets = apiRoute({
 	method: "get",
@@ -52,7 +46,7 @@ export const createPet = apiRoute({
 	request: { body: jsonBody(NewPet, "The pet to add.") },
 	errors: ["unknown_category"],
 	responses: {
-		201: { ...jsonContent(Pet, "The new pet."), headers: locationHeader },
+		201: createdContent(Pet, "The new pet."),
 	},
 });
 

@@ -1,0 +1,86 @@
+import { type Schema, Validator } from "@cfworker/json-schema";
+import { expect } from "vitest";
+
+type Response3 = {
+	description: string;
+	headers?: Record<string, unknown>;
+	content?: { "application/json": { schema: Schema } };
+};
+type Operation = { operationId: string; responses: Record<string, Response3> };
+export type Document = {
+	paths: Record<string, Record<string, Operation>>;
+	components: { schemas: Record<string, Schema> };
+};
+
+/** Inlines `#/components/schemas/…` references: the document's schemas are not recursive. */
+const inline = (schema: unknown, document: Document): unknown => {
+	if (Array.isArray(schema))
+		return schema.map((item) => inline(item, document));
+	if (schema === null || typeof schema !== "object") return schema;
+	const { $ref, ...rest } = schema as { $ref?: string };
+	if ($ref) {
+		const name = $ref.replace("#/components/schemas/", "");
+		return inline(document.components.schemas[name], document);
+	}
+	return Object.fromEntries(
+		Object.entries(rest).map(([key, value]) => [key, inline(value, document)]),
+	);
+};
+
+const templates = (document: Document) =>
+	Object.keys(document.paths).map((template) => ({
+		template,
+		pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`),
+	}));
+
+/** Finds the operation a request is for, if the document has it. */
+export const operationFor = (
+	document: Document,
+	method: string,
+	pathname: string,
+) => {
+	const match = templates(document).find(({ pattern }) =>
+		pattern.test(pathname),
+	);
+	const operation =
+		match && document.paths[match.template][method.toLowerCase()];
+	return operation && { template: match.template, operation };
+};
+
+const validators = new Map<Schema, Validator>();
+
+/**
+ * Asserts that a response is one its operation documents: the status, the headers that status always
+ * carries, and the body against its schema. Requests the document does not describe pass through.
+ */
+export const expectDocumented = async (
+	document: Document,
+	method: string,
+	url: string,
+	response: Response,
+) => {
+	const found = operationFor(document, method, new URL(url).pathname);
+	if (!found || method === "HEAD") return;
+	const { template, operation } = found;
+	const where = `${method} ${template} → ${response.status}`;
+	const documented = operation.responses[String(response.status)];
+	expect(documented, `${where} is not documented`).toBeDefined();
+	const schema = documented.content?.["application/json"].schema;
+	if (schema) {
+		let validator = validators.get(schema);
+		if (!validator) {
+			validator = new Validator(inline(schema, document) as Schema, "4", false);
+			validators.set(schema, validator);
+		}
+		const body = await response.clone().json();
+		const result = validator.validate(body);
+		expect(result.errors, `${where}: ${JSON.stringify(body)}`).toEqual([]);
+	} else {
+		expect(await response.clone().text(), `${where} has no body`).toBe("");
+	}
+	for (const [name, header] of Object.entries(documented.headers ?? {})) {
+		if ((header as { required?: boolean }).required) {
+			expect(response.headers.get(name), `${where}: ${name}`).toBeTruthy();
+		}
+	}
+};
