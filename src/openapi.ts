@@ -6,7 +6,10 @@ export const documentConfig = {
 		version: "1.0.0",
 		description:
 			"Pets, their categories, store orders and stock inventory, on Cloudflare Workers and D1.",
+		contact: { name: "Petstore API team", email: "api@petstore.example" },
+		license: { name: "Proprietary", url: "https://petstore.example/terms" },
 	},
+	servers: [{ url: "/", description: "The deployment serving this document" }],
 	tags: [
 		{ name: "Pets", description: "Everything about the animals for sale." },
 		{

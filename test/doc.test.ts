@@ -180,6 +180,55 @@ describe("GET /doc", () => {
 		}
 	});
 
+	it("describes every operation, with an example for each request body", async () => {
+		const doc = await document();
+		const { schemas } = doc.components;
+		for (const operation of operations(doc) as (ReturnType<
+			typeof operations
+		>[number] & {
+			summary?: string;
+			description?: string;
+			requestBody?: {
+				content: { "application/json": { schema: { $ref: string } } };
+			};
+		})[]) {
+			const where = `${operation.method} ${operation.path}`;
+			expect(operation.summary, where).toBeTruthy();
+			expect(operation.description, where).toBeTruthy();
+			const body = operation.requestBody?.content["application/json"].schema;
+			if (body) {
+				const name = body.$ref.replace("#/components/schemas/", "");
+				expect(schemas[name].example, where).toBeDefined();
+			}
+		}
+	});
+
+	it("groups the tags under Pets and Store, which carry no operations", async () => {
+		const doc = (await document()) as Document & {
+			tags: { name: string; description?: string; "x-parent"?: string }[];
+			"x-tagGroups": { name: string; tags: string[] }[];
+		};
+		expect(doc.tags.every((tag) => tag.description)).toBe(true);
+		expect(
+			Object.fromEntries(doc.tags.map((tag) => [tag.name, tag["x-parent"]])),
+		).toEqual({
+			Pets: undefined,
+			Animals: "Pets",
+			Categories: "Pets",
+			Store: undefined,
+			Orders: "Store",
+			Inventory: "Store",
+		});
+		expect(doc["x-tagGroups"]).toEqual([
+			{ name: "Pets", tags: ["Animals", "Categories"] },
+			{ name: "Store", tags: ["Orders", "Inventory"] },
+		]);
+		const used = new Set(
+			operations(doc).flatMap((operation) => operation.tags),
+		);
+		expect(used.has("Pets") || used.has("Store")).toBe(false);
+	});
+
 	it("documents path ids as int64 within the range a client can hold", async () => {
 		const doc = await document();
 		const parameters = doc.paths["/pets/{petId}"].get as unknown as {

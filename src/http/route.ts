@@ -119,7 +119,8 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 		...config,
 		tags: [tag],
 		...lifecycleMarkers(lifecycle),
-		...(write && { security: bearer }),
+		// Reads state that they need no credentials: an empty requirement, not an absent one.
+		security: write ? bearer : [],
 		middleware,
 		request,
 		responses: {
