@@ -1,4 +1,4 @@
-import { inArray, type SQL, sql } from "drizzle-orm";
+import { and, inArray, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "./client";
 
@@ -44,3 +44,12 @@ export const matchesETag = (etag: SQL, expected: string[] | undefined) =>
 
 /** Sets `version = version + 1`: every write of a row changes its ETag. */
 export const bump = (version: SQLiteColumn) => sql`${version} + 1`;
+
+/**
+ * Probe conditions for a conditional write to one row: whether the row exists, and whether it also still
+ * matches the `If-Match` ETags (`current`, from {@link matchesETag}).
+ */
+export const rowState = (table: SQLiteTable, row: SQL, current: SQL) => ({
+	found: exists(table, row),
+	current: exists(table, and(row, current)),
+});

@@ -8,6 +8,7 @@ import {
 	matchesETag,
 	oneRow,
 	probe,
+	rowState,
 } from "../../db/conditional";
 import { categories, pets } from "../../db/schema";
 import type { Category, NewCategory } from "../../models/category";
@@ -97,10 +98,9 @@ export const updateCategory = async (
 	const current = matchesETag(categoryETag, ifMatch);
 	const taken =
 		changes.name === undefined ? sql`0` : nameTaken(changes.name, id);
-	const [[found], [row]] = await db.batch([
+	const [[state], [row]] = await db.batch([
 		probe(db, {
-			category: exists(categories, eq(categories.id, id)),
-			current: exists(categories, and(eq(categories.id, id), current)),
+			...rowState(categories, eq(categories.id, id), current),
 		}),
 		db
 			.update(categories)
@@ -109,9 +109,9 @@ export const updateCategory = async (
 			.returning(categoryWithETag),
 	]);
 	if (row) return { category: toCategory(row) };
-	if (!found.category) return { failure: "not_found" };
+	if (!state.found) return { failure: "not_found" };
 	return {
-		failure: found.current ? "category_exists" : "precondition_failed",
+		failure: state.current ? "category_exists" : "precondition_failed",
 	};
 };
 
@@ -125,10 +125,9 @@ export const deleteCategory = async (
 > => {
 	const current = matchesETag(categoryETag, ifMatch);
 	const inUse = exists(pets, eq(pets.categoryId, id));
-	const [[found], deleted] = await db.batch([
+	const [[state], deleted] = await db.batch([
 		probe(db, {
-			category: exists(categories, eq(categories.id, id)),
-			current: exists(categories, and(eq(categories.id, id), current)),
+			...rowState(categories, eq(categories.id, id), current),
 		}),
 		db
 			.delete(categories)
@@ -136,6 +135,6 @@ export const deleteCategory = async (
 			.returning({ id: categories.id }),
 	]);
 	if (deleted.length > 0) return "deleted";
-	if (!found.category) return "not_found";
-	return found.current ? "category_in_use" : "precondition_failed";
+	if (!state.found) return "not_found";
+	return state.current ? "category_in_use" : "precondition_failed";
 };

@@ -1,7 +1,14 @@
 import { and, eq, gt, inArray } from "drizzle-orm";
 import type { SelectedFields } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
-import { bump, etagOf, exists, matchesETag, probe } from "../../db/conditional";
+import {
+	bump,
+	etagOf,
+	exists,
+	matchesETag,
+	probe,
+	rowState,
+} from "../../db/conditional";
 import { inventory, pets } from "../../db/schema";
 import type { InventoryItem } from "../../models/inventory";
 import type { PetStatus } from "../../models/pet-status";
@@ -67,10 +74,9 @@ export const setInventory = async (
 		pets,
 		and(eq(pets.id, inventory.petId), matchesETag(itemETag, ifMatch)),
 	);
-	const [[found], written, [read]] = await db.batch([
+	const [[state], written, [read]] = await db.batch([
 		probe(db, {
-			item: exists(inventory, eq(inventory.petId, petId)),
-			current: exists(inventory, and(eq(inventory.petId, petId), current)),
+			...rowState(inventory, eq(inventory.petId, petId), current),
 		}),
 		db
 			.update(inventory)
@@ -80,5 +86,5 @@ export const setInventory = async (
 		items(db, { ...item, etag: itemETag }).where(eq(inventory.petId, petId)),
 	]);
 	if (written.length > 0 && read) return { item: read };
-	return { failure: found.item ? "precondition_failed" : "not_found" };
+	return { failure: state.found ? "precondition_failed" : "not_found" };
 };

@@ -8,6 +8,7 @@ import {
 	matchesETag,
 	oneRow,
 	probe,
+	rowState,
 } from "../../db/conditional";
 import { idempotencyKeys, inventory, orders, pets } from "../../db/schema";
 import { limits } from "../../models/limits";
@@ -179,10 +180,9 @@ export const updateOrder = async (
 		patch.shipDate === undefined && patch.complete !== false
 			? sql`1`
 			: eq(orders.complete, false);
-	const [[found], [updated]] = await db.batch([
+	const [[state], [updated]] = await db.batch([
 		probe(db, {
-			order: exists(orders, eq(orders.id, id)),
-			current: exists(orders, and(eq(orders.id, id), current)),
+			...rowState(orders, eq(orders.id, id), current),
 		}),
 		db
 			.update(orders)
@@ -191,8 +191,8 @@ export const updateOrder = async (
 			.returning(orderWithETag),
 	]);
 	if (updated) return { order: updated };
-	if (!found.order) return { failure: "not_found" };
-	return { failure: found.current ? "order_complete" : "precondition_failed" };
+	if (!state.found) return { failure: "not_found" };
+	return { failure: state.current ? "order_complete" : "precondition_failed" };
 };
 
 /** Deletes an open order that still has an `If-Match` ETag and returns its quantity to stock, in one batch. */
@@ -209,10 +209,9 @@ export const cancelOrder = async (
 		eq(orders.complete, false),
 		current,
 	);
-	const [[found], , cancelled] = await db.batch([
+	const [[state], , cancelled] = await db.batch([
 		probe(db, {
-			order: exists(orders, eq(orders.id, id)),
-			current: exists(orders, and(eq(orders.id, id), current)),
+			...rowState(orders, eq(orders.id, id), current),
 		}),
 		db
 			.update(inventory)
@@ -230,6 +229,6 @@ export const cancelOrder = async (
 		db.delete(orders).where(cancellable).returning({ id: orders.id }),
 	]);
 	if (cancelled.length > 0) return "cancelled";
-	if (!found.order) return "not_found";
-	return found.current ? "order_complete" : "precondition_failed";
+	if (!state.found) return "not_found";
+	return state.current ? "order_complete" : "precondition_failed";
 };

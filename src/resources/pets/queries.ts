@@ -7,6 +7,7 @@ import {
 	exists,
 	matchesETag,
 	probe,
+	rowState,
 } from "../../db/conditional";
 import { categories, inventory, orders, pets } from "../../db/schema";
 import type { NewPet, Pet, PetPatch } from "../../models/pet";
@@ -106,14 +107,13 @@ export const updatePet = async (
 ): Promise<PetUpdate> => {
 	const current = matchesETag(petETag, ifMatch);
 	const conditions = {
-		pet: exists(pets, eq(pets.id, id)),
-		current: exists(pets, and(eq(pets.id, id), current)),
+		...rowState(pets, eq(pets.id, id), current),
 		category:
 			changes.categoryId === undefined
 				? sql`1`
 				: exists(categories, eq(categories.id, changes.categoryId)),
 	};
-	const [[found], [updated]] = await db.batch([
+	const [[state], [updated]] = await db.batch([
 		probe(db, conditions),
 		db
 			.update(pets)
@@ -122,9 +122,9 @@ export const updatePet = async (
 			.returning(petWithETag),
 	]);
 	if (updated) return { pet: updated };
-	if (!found.pet) return { failure: "not_found" };
+	if (!state.found) return { failure: "not_found" };
 	return {
-		failure: found.current ? "unknown_category" : "precondition_failed",
+		failure: state.current ? "unknown_category" : "precondition_failed",
 	};
 };
 
@@ -138,14 +138,13 @@ export const deletePet = async (
 > => {
 	const current = matchesETag(petETag, ifMatch);
 	const conditions = {
-		pet: exists(pets, eq(pets.id, id)),
-		current: exists(pets, and(eq(pets.id, id), current)),
+		...rowState(pets, eq(pets.id, id), current),
 		openOrders: exists(
 			orders,
 			and(eq(orders.petId, id), eq(orders.complete, false)),
 		),
 	};
-	const [[found], deleted] = await db.batch([
+	const [[state], deleted] = await db.batch([
 		probe(db, conditions),
 		db
 			.delete(pets)
@@ -153,6 +152,6 @@ export const deletePet = async (
 			.returning({ id: pets.id }),
 	]);
 	if (deleted.length > 0) return "deleted";
-	if (!found.pet) return "not_found";
-	return found.current ? "pet_has_open_orders" : "precondition_failed";
+	if (!state.found) return "not_found";
+	return state.current ? "pet_has_open_orders" : "precondition_failed";
 };
