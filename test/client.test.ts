@@ -1,0 +1,64 @@
+import { exports } from "cloudflare:workers";
+import { hc } from "hono/client";
+import { describe, expect, it } from "vitest";
+import type { AppType } from "../src/app";
+import { origin, token, uniqueName } from "./support/api";
+
+/** The typed client the README shows, talking to the Worker under test. */
+const client = hc<AppType>(origin, {
+	fetch: (input: RequestInfo | URL, init?: RequestInit) =>
+		exports.default.fetch(input, init),
+	headers: { authorization: `Bearer ${token}` },
+});
+
+describe("the typed client", () => {
+	it("creates a category and a pet, stocks it and places an order", async () => {
+		const category = await client.categories.$post({
+			json: { name: uniqueName("Typed") },
+		});
+		expect(category.status).toBe(201);
+		if (category.status !== 201) return;
+		const { id: categoryId } = await category.json();
+
+		const pet = await client.pets.$post({
+			json: { name: "Typed Rex", categoryId },
+		});
+		if (pet.status !== 201) throw new Error(`createPet: ${pet.status}`);
+		const { id: petId, status } = await pet.json();
+		expect(status).toBe("available");
+
+		const stock = await client.store.inventory[":petId"].$put({
+			param: { petId: String(petId) },
+			json: { quantity: 3 },
+		});
+		expect(stock.status).toBe(200);
+
+		const order = await client.store.orders.$post({
+			header: {},
+			json: { petId, quantity: 2 },
+		});
+		if (order.status !== 201) throw new Error(`placeOrder: ${order.status}`);
+		expect(await order.json()).toMatchObject({
+			petId,
+			quantity: 2,
+			complete: false,
+		});
+
+		const item = await client.store.inventory[":petId"].$get({
+			param: { petId: String(petId) },
+		});
+		if (item.status !== 200)
+			throw new Error(`getInventoryItem: ${item.status}`);
+		expect((await item.json()).quantity).toBe(1);
+	});
+});
+
+/** Compiled by `npm run typecheck`, never run: a wrong body or path in client code does not compile. */
+export const wrongCalls = () => [
+	// @ts-expect-error: quantity must be a number
+	client.store.orders.$post({ header: {}, json: { petId: 1, quantity: "2" } }),
+	// @ts-expect-error: a pet needs a categoryId
+	client.pets.$post({ json: { name: "Rex" } }),
+	// @ts-expect-error: there is no /store/basket
+	client.store.basket.$get(),
+];
