@@ -1,0 +1,190 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../src/app";
+import {
+	createCategory,
+	type Order,
+	type Pet,
+	placeOrder,
+	stockedPet,
+	token,
+	uniqueName,
+} from "./support/api";
+
+/**
+ * The real `DB` binding, counting the calls that reach D1: statement executions (`all`, `first`, `run`,
+ * `raw`), `batch` and `exec`. Statements are unwrapped before they are batched.
+ */
+const countingD1 = (db: D1Database) => {
+	let calls = 0;
+	const real = new WeakMap<object, D1PreparedStatement>();
+	const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
+		const proxy = new Proxy(statement, {
+			get(target, key) {
+				if (key === "bind") {
+					return (...values: unknown[]) => wrap(target.bind(...values));
+				}
+				if (
+					key === "all" ||
+					key === "first" ||
+					key === "run" ||
+					key === "raw"
+				) {
+					calls++;
+				}
+				const value = Reflect.get(target, key, target);
+				return typeof value === "function" ? value.bind(target) : value;
+			},
+		});
+		real.set(proxy, statement);
+		return proxy;
+	};
+	const binding = new Proxy(db, {
+		get(target, key) {
+			if (key === "prepare") {
+				return (query: string) => wrap(target.prepare(query));
+			}
+			if (key === "batch") {
+				return (statements: D1PreparedStatement[]) => {
+					calls++;
+					return target.batch(statements.map((s) => real.get(s) ?? s));
+				};
+			}
+			if (key === "exec") {
+				return (query: string) => {
+					calls++;
+					return target.exec(query);
+				};
+			}
+			const value = Reflect.get(target, key, target);
+			return typeof value === "function" ? value.bind(target) : value;
+		},
+	});
+	return { binding, calls: () => calls };
+};
+
+/** How many D1 calls the request made, and its status. */
+const roundTrips = async (method: string, path: string, body?: unknown) => {
+	const d1 = countingD1(env.DB);
+	const response = await createApp().request(
+		path,
+		{
+			method,
+			headers: {
+				authorization: `Bearer ${token}`,
+				...(body !== undefined && { "content-type": "application/json" }),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		},
+		{ ...env, DB: d1.binding },
+	);
+	return { status: response.status, calls: d1.calls() };
+};
+
+let pet: Pet;
+let order: Order;
+let spareCategory: number;
+beforeAll(async () => {
+	pet = await stockedPet(100);
+	order = await (
+		await placeOrder({ petId: pet.id, quantity: 1 })
+	).json<Order>();
+	spareCategory = (await createCategory()).id;
+});
+
+type Case = [
+	operation: string,
+	method: string,
+	path: () => string,
+	body?: () => unknown,
+];
+
+// Paths and bodies are functions: the fixtures exist only once beforeAll has run.
+const operations: Case[] = [
+	["listPets", "GET", () => "/pets?status=available&name=e"],
+	[
+		"createPet",
+		"POST",
+		() => "/pets",
+		() => ({ name: "Trip", categoryId: pet.categoryId }),
+	],
+	["getPetById", "GET", () => `/pets/${pet.id}`],
+	[
+		"replacePet",
+		"PUT",
+		() => `/pets/${pet.id}`,
+		() => ({ name: "Trip", categoryId: pet.categoryId }),
+	],
+	["updatePet", "PATCH", () => `/pets/${pet.id}`, () => ({ name: "Tripped" })],
+	["listCategories", "GET", () => "/categories"],
+	[
+		"createCategory",
+		"POST",
+		() => "/categories",
+		() => ({ name: uniqueName("Trip") }),
+	],
+	["getCategoryById", "GET", () => `/categories/${pet.categoryId}`],
+	[
+		"replaceCategory",
+		"PUT",
+		() => `/categories/${spareCategory}`,
+		() => ({ name: uniqueName("Trip") }),
+	],
+	[
+		"updateCategory",
+		"PATCH",
+		() => `/categories/${spareCategory}`,
+		() => ({ description: "x" }),
+	],
+	["listOrders", "GET", () => "/store/orders?complete=false"],
+	[
+		"placeOrder",
+		"POST",
+		() => "/store/orders",
+		() => ({ petId: pet.id, quantity: 1 }),
+	],
+	["getOrderById", "GET", () => `/store/orders/${order.id}`],
+	[
+		"updateOrder",
+		"PATCH",
+		() => `/store/orders/${order.id}`,
+		() => ({ shipDate: "2027-01-01T00:00:00Z" }),
+	],
+	["cancelOrder", "DELETE", () => `/store/orders/${order.id}`],
+	["listInventory", "GET", () => "/store/inventory"],
+	["getInventoryItem", "GET", () => `/store/inventory/${pet.id}`],
+	[
+		"setInventory",
+		"PUT",
+		() => `/store/inventory/${pet.id}`,
+		() => ({ quantity: 50 }),
+	],
+	["deleteCategory", "DELETE", () => `/categories/${spareCategory}`],
+	["health", "GET", () => "/health"],
+];
+
+describe("one D1 round trip per request", () => {
+	it.each(operations)("%s makes exactly one", async (_, method, path, body) => {
+		const { status, calls } = await roundTrips(method, path(), body?.());
+		expect(status).toBeLessThan(300);
+		expect(calls).toBe(1);
+	});
+
+	it("makes one for a write that fails its precondition, and none for the document", async () => {
+		expect(
+			await roundTrips("POST", "/store/orders", {
+				petId: pet.id,
+				quantity: 1000,
+			}),
+		).toEqual({ status: 409, calls: 1 });
+		expect(await roundTrips("GET", "/doc")).toEqual({ status: 200, calls: 0 });
+	});
+
+	it("makes one to delete a pet", async () => {
+		const doomed = await stockedPet(0);
+		expect(await roundTrips("DELETE", `/pets/${doomed.id}`)).toEqual({
+			status: 204,
+			calls: 1,
+		});
+	});
+});
