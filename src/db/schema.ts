@@ -91,7 +91,7 @@ export const orders = sqliteTable(
 		version: version(),
 	},
 	(t) => [
-		index("orders_pet_id").on(t.petId, t.complete, t.id),
+		index("orders_pet_id").on(t.petId, t.id),
 		index("orders_complete").on(t.complete, t.id),
 		check(
 			"orders_quantity_range",
