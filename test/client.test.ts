@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { hc } from "hono/client";
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import type { AppType } from "../src/app";
 import { origin, token, uniqueName } from "./support/api";
 
@@ -51,14 +51,19 @@ describe("the typed client", () => {
 			throw new Error(`getInventoryItem: ${item.status}`);
 		expect((await item.json()).quantity).toBe(1);
 	});
-});
 
-/** Compiled by `npm run typecheck`, never run: a wrong body or path in client code does not compile. */
-export const wrongCalls = () => [
-	// @ts-expect-error: quantity must be a number
-	client.store.orders.$post({ header: {}, json: { petId: 1, quantity: "2" } }),
-	// @ts-expect-error: a pet needs a categoryId
-	client.pets.$post({ json: { name: "Rex" } }),
-	// @ts-expect-error: there is no /store/basket
-	client.store.basket.$get(),
-];
+	it("rejects a wrong body or path at compile time", () => {
+		// Checked by `npm run typecheck`.
+		expectTypeOf(client.store).not.toHaveProperty("basket");
+		expectTypeOf<
+			Parameters<typeof client.store.orders.$post>[0]["json"]
+		>().toEqualTypeOf<{ petId: number; quantity: number; shipDate?: string }>();
+		expectTypeOf<
+			Parameters<typeof client.pets.$post>[0]["json"]
+		>().toEqualTypeOf<{
+			name: string;
+			categoryId: number;
+			status?: "available" | "pending" | "sold";
+		}>();
+	});
+});
