@@ -3,12 +3,12 @@ import { cors } from "hono/cors";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
-import { createDb } from "./db/client";
 import type { AppEnv } from "./env";
 import { health } from "./health";
 import { limitBody } from "./http/body-limit";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
 import { requestLog } from "./http/logging";
+import { bookmarkHeader, d1Session } from "./http/session";
 import { validationHook } from "./http/validation";
 import { bearerAuth, documentConfig } from "./openapi";
 import { categoriesRouter } from "./resources/categories";
@@ -35,6 +35,7 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 				"If-Match",
 				"If-None-Match",
 				"X-Request-Id",
+				bookmarkHeader,
 			],
 			allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
 			exposeHeaders: [
@@ -46,6 +47,7 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 				"Retry-After",
 				"X-Request-Id",
 				"Idempotency-Replayed",
+				bookmarkHeader,
 			],
 			maxAge: 86400,
 		}),
@@ -59,8 +61,7 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		limitBody,
 	);
 	app.use(methodNotAllowed({ app, onMethodNotAllowed }));
-	app.use(async (c, next) => {
-		c.set("db", createDb(c.env.DB));
+	app.use(d1Session, async (c, next) => {
 		c.set("now", now);
 		await next();
 	});

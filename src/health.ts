@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { Hono } from "hono";
 import type { AppEnv } from "./env";
 import { ApiError } from "./http/errors";
@@ -5,7 +6,7 @@ import { ApiError } from "./http/errors";
 /** Liveness and database reachability, for load balancers and uptime checks. */
 export const health = new Hono<AppEnv>().get("/health", async (c) => {
 	try {
-		await c.env.DB.prepare("SELECT 1").first();
+		await c.var.db.run(sql`SELECT 1`);
 	} catch {
 		throw new ApiError("unavailable", "The database is unreachable.");
 	}

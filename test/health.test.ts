@@ -11,10 +11,13 @@ describe("GET /health", () => {
 	});
 
 	it("answers 503 unavailable when the database is unreachable", async () => {
+		const fail = () => {
+			throw new Error("D1 is unreachable");
+		};
+		const session = { prepare: fail, batch: fail, getBookmark: () => null };
 		const unreachable = {
-			prepare: () => {
-				throw new Error("D1 is unreachable");
-			},
+			...session,
+			withSession: () => session,
 		} as unknown as D1Database;
 		const response = await createApp().request(
 			"/health",

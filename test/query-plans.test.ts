@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createDb } from "../src/db/client";
+import { openSession } from "../src/db/client";
 import { listInventory } from "../src/resources/inventory/queries";
 import { listOrders } from "../src/resources/orders/queries";
 import { listPets } from "../src/resources/pets/queries";
 
-const db = createDb(env.DB);
+const { db } = openSession(env.DB, { write: false });
 const page = { after: 0, limit: 20 };
 
 /** The list queries the API runs, with every filter it takes. */

@@ -13,7 +13,8 @@ import {
 
 /**
  * The real `DB` binding, counting the calls that reach D1: statement executions (`all`, `first`, `run`,
- * `raw`), `batch` and `exec`. Statements are unwrapped before they are batched.
+ * `raw`), `batch` and `exec`, on the binding or on any session opened from it. Statements are unwrapped
+ * before they are batched.
  */
 const countingD1 = (db: D1Database) => {
 	let calls = 0;
@@ -39,28 +40,28 @@ const countingD1 = (db: D1Database) => {
 		real.set(proxy, statement);
 		return proxy;
 	};
-	const binding = new Proxy(db, {
-		get(target, key) {
-			if (key === "prepare") {
-				return (query: string) => wrap(target.prepare(query));
-			}
-			if (key === "batch") {
-				return (statements: D1PreparedStatement[]) => {
-					calls++;
-					return target.batch(statements.map((s) => real.get(s) ?? s));
-				};
-			}
-			if (key === "exec") {
-				return (query: string) => {
-					calls++;
-					return target.exec(query);
-				};
-			}
-			const value = Reflect.get(target, key, target);
-			return typeof value === "function" ? value.bind(target) : value;
-		},
-	});
-	return { binding, calls: () => calls };
+	const counting = <T extends D1Database | D1DatabaseSession>(client: T): T =>
+		new Proxy(client, {
+			get(target, key) {
+				if (key === "prepare") {
+					return (query: string) => wrap(target.prepare(query));
+				}
+				if (key === "batch") {
+					return (statements: D1PreparedStatement[]) => {
+						calls++;
+						return target.batch(statements.map((s) => real.get(s) ?? s));
+					};
+				}
+				if (key === "exec") calls++;
+				if (key === "withSession") {
+					return (bookmark?: string) =>
+						counting((target as D1Database).withSession(bookmark));
+				}
+				const value = Reflect.get(target, key, target);
+				return typeof value === "function" ? value.bind(target) : value;
+			},
+		});
+	return { binding: counting(db), calls: () => calls };
 };
 
 /** How many D1 calls the request made, and its status. */

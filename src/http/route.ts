@@ -11,6 +11,7 @@ import {
 } from "./lifecycle";
 import { limitWrites } from "./rate-limit";
 import { errorResponses } from "./responses";
+import { bookmarkParam, bookmarkResponseHeader } from "./session";
 
 type ApiRouteConfig = Omit<RouteConfig, "middleware" | "security" | "tags"> & {
 	operationId: string;
@@ -46,20 +47,19 @@ const etagHeader = {
 	},
 };
 
-const conditionalHeader = (name: "If-Match" | "If-None-Match") =>
-	z.object({
-		[name]: z
-			.string()
-			.optional()
-			.openapi({
-				param: { name, in: "header" },
-				description:
-					name === "If-Match"
-						? "Change the resource only while its ETag is one of these (412 otherwise)."
-						: "Answer 304 without a body while the ETag is one of these.",
-				example: '"1"',
-			}),
-	});
+const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
+	[name]: z
+		.string()
+		.optional()
+		.openapi({
+			param: { name, in: "header" },
+			description:
+				name === "If-Match"
+					? "Change the resource only while its ETag is one of these (412 otherwise)."
+					: "Answer 304 without a body while the ETag is one of these.",
+			example: '"1"',
+		}),
+});
 
 /**
  * `createRoute` with the API's cross-cutting metadata derived in one place: writes get rate limiting, the
@@ -75,7 +75,6 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	const write = config.method !== "get";
 	const item = config.request?.params !== undefined;
 	let request = config.request;
-	if (request) implied.push("validation_error");
 	if (request?.body) {
 		implied.push(
 			"malformed_json",
@@ -87,14 +86,24 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 		implied.push("rate_limited", "unauthorized");
 		middleware.push(limitWrites, requireToken);
 	}
+	let headers = bookmarkParam;
 	if (item) {
 		if (write) implied.push("precondition_failed");
 		else middleware.push(notModified);
-		request = {
-			...request,
-			headers: conditionalHeader(write ? "If-Match" : "If-None-Match"),
+		headers = {
+			...headers,
+			...conditionalHeader(write ? "If-Match" : "If-None-Match"),
 		};
 	}
+	const declared = request?.headers;
+	request = {
+		...request,
+		headers:
+			declared instanceof z.ZodObject
+				? declared.extend(headers)
+				: z.object(headers),
+	};
+	implied.push("validation_error");
 	if (lifecycle?.deprecated) {
 		implied.push("gone");
 		middleware.push(
@@ -104,15 +113,16 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	const responses = Object.fromEntries(
 		Object.entries(config.responses).map(([status, response]) => [
 			status,
-			(status === "200" || status === "201") && (item || write)
-				? {
-						...response,
-						headers: {
-							...etagHeader,
-							...("headers" in response && response.headers),
-						},
-					}
-				: response,
+			{
+				...response,
+				headers: {
+					...bookmarkResponseHeader,
+					...((status === "200" || status === "201") &&
+						(item || write) &&
+						etagHeader),
+					...("headers" in response && response.headers),
+				},
+			},
 		]),
 	);
 	return createRoute({

@@ -1,0 +1,44 @@
+import { z } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import { openSession } from "../db/client";
+import type { AppEnv } from "../env";
+
+export const bookmarkHeader = "X-D1-Bookmark";
+
+/** The optional bookmark request header, documented on every operation. */
+export const bookmarkParam = {
+	[bookmarkHeader]: z
+		.string()
+		.regex(/^[0-9a-f]{1,32}(-[0-9a-f]{1,32}){3}$/, "is not a D1 bookmark")
+		.optional()
+		.openapi({
+			param: { name: bookmarkHeader, in: "header" },
+			description:
+				"The `X-D1-Bookmark` of an earlier response: this request then reads at least what that one wrote.",
+			example: "00000000-00000006-00000000-00000000000000000000000000000000",
+		}),
+};
+
+/** Documents the bookmark every successful response carries. */
+export const bookmarkResponseHeader = {
+	[bookmarkHeader]: {
+		description:
+			"Where this request left the database; send it back to read your own writes from a replica.",
+		schema: { type: "string" as const },
+	},
+};
+
+/**
+ * Opens the request's D1 session: reads go to any replica consistent with the client's bookmark, writes to
+ * the primary; the response carries the session's bookmark.
+ */
+export const d1Session: MiddlewareHandler<AppEnv> = async (c, next) => {
+	const session = openSession(c.env.DB, {
+		bookmark: c.req.header(bookmarkHeader),
+		write: c.req.method !== "GET" && c.req.method !== "HEAD",
+	});
+	c.set("db", session.db);
+	await next();
+	const bookmark = session.bookmark();
+	if (bookmark) c.header(bookmarkHeader, bookmark);
+};
