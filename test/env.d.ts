@@ -2,6 +2,8 @@ declare namespace Cloudflare {
 	interface Env {
 		/** Defined in vitest.config.ts: the migrations under drizzle/, applied by test/setup. */
 		TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+		/** Defined in test/bench/vitest.config.ts: requests per timed benchmark run. */
+		BENCH_REQUESTS: string;
 		/** Defined in vitest.config.ts: runs per fuzz property. */
 		FUZZ_RUNS: string;
 		/** Defined in vitest.config.ts: a limiter that allows two writes a minute. */

@@ -1,0 +1,285 @@
+// `npm run bench`: the API against a hand-written floor Worker, on loopback only. It prints one table and
+// never fails on a number. Knobs: BENCH_SECONDS (per timed round), BENCH_CONCURRENCY, BENCH_REQUESTS.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { unstable_readConfig } from "wrangler";
+
+const root = resolve(import.meta.dirname, "../..");
+const seconds = Number(process.env.BENCH_SECONDS ?? 4);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const rounds = 3;
+const token = "bench-token";
+const work = await mkdtemp(join(tmpdir(), "petstore-bench-"));
+
+const run = (args, options = {}) => {
+	const result = spawnSync("wrangler", args, {
+		cwd: root,
+		encoding: "utf8",
+		env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+		...options,
+	});
+	if (result.status !== 0)
+		throw new Error(`wrangler ${args.join(" ")}\n${result.stderr}`);
+	return result.stdout + result.stderr;
+};
+
+/** The app's own configuration with its write limit lifted, so that the load measures work, not 429s. */
+const appConfig = async () => {
+	const config = unstable_readConfig({ config: join(root, "wrangler.toml") });
+	const file = join(work, "app.wrangler.json");
+	await writeFile(
+		file,
+		JSON.stringify({
+			name: config.name,
+			main: config.main,
+			compatibility_date: config.compatibility_date,
+			d1_databases: config.d1_databases.map((db) => ({
+				...db,
+				migrations_dir: join(root, db.migrations_dir),
+			})),
+			ratelimits: config.ratelimits.map((limiter) => ({
+				...limiter,
+				simple: { ...limiter.simple, limit: 100_000_000 },
+			})),
+			vars: { API_TOKEN: token },
+		}),
+	);
+	return file;
+};
+
+const sides = {
+	app: { config: await appConfig(), port: 8791 },
+	floor: { config: join(root, "test/bench/wrangler.toml"), port: 8792 },
+};
+
+const bundleKiB = (config) => {
+	const output = run([
+		"deploy",
+		"--dry-run",
+		"--minify",
+		"--outdir",
+		join(work, "dist"),
+		"-c",
+		config,
+	]);
+	const [, raw, gzip] =
+		/Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(output) ?? [];
+	return { raw: Number(raw), gzip: Number(gzip) };
+};
+
+const startupMs = (config) => {
+	const samples = [1, 2, 3].map(() => {
+		const output = run([
+			"check",
+			"startup",
+			"-c",
+			config,
+			"--outfile",
+			join(work, "startup.cpuprofile"),
+		]);
+		return Number(/Active: ([\d.]+) ms/.exec(output)?.[1]);
+	});
+	return samples.sort((a, b) => a - b)[1];
+};
+
+const runtime = () => {
+	const result = spawnSync(
+		"vitest",
+		["run", "--config", "test/bench/vitest.config.ts"],
+		{
+			cwd: root,
+			encoding: "utf8",
+		},
+	);
+	const line = result.stdout
+		.split("\n")
+		.find((text) => text.includes("BENCH "));
+	if (!line)
+		throw new Error(`runtime bench failed\n${result.stdout}\n${result.stderr}`);
+	return JSON.parse(line.slice(line.indexOf("BENCH ") + 6));
+};
+
+/** Starts `wrangler dev` on loopback over a fresh, migrated and seeded local D1. */
+const startDev = async (name, { config, port }) => {
+	const persist = join(work, `${name}-state`);
+	run([
+		"d1",
+		"migrations",
+		"apply",
+		"DB",
+		"--local",
+		"--persist-to",
+		persist,
+		"-c",
+		config,
+	]);
+	run([
+		"d1",
+		"execute",
+		"DB",
+		"--local",
+		"--persist-to",
+		persist,
+		"-c",
+		config,
+		"--command",
+		"INSERT INTO categories (id, name) VALUES (1, 'Bench'); INSERT INTO pets (id, name, category_id, status) VALUES (1, 'Bench', 1, 'available'); INSERT INTO inventory (pet_id, quantity) VALUES (1, 1000000);",
+	]);
+	const child = spawn(
+		"wrangler",
+		[
+			"dev",
+			"-c",
+			config,
+			"--ip",
+			"127.0.0.1",
+			"--port",
+			String(port),
+			"--persist-to",
+			persist,
+			"--inspector-port",
+			"0",
+			"--log-level",
+			"error",
+		],
+		{ cwd: root, stdio: "ignore", env: { ...process.env, CI: "true" } },
+	);
+	for (let attempt = 0; attempt < 100; attempt++) {
+		try {
+			await fetch(`http://127.0.0.1:${port}/pets/1`);
+			return child;
+		} catch {
+			await sleep(200);
+		}
+	}
+	child.kill();
+	throw new Error(`${name} did not start`);
+};
+
+const scenarios = {
+	"GET /pets/{petId}": () => ({ path: "/pets/1" }),
+	"POST /pets": () => ({
+		path: "/pets",
+		body: { name: "Load", categoryId: 1 },
+	}),
+	"POST /store/orders": () => ({
+		path: "/store/orders",
+		body: { petId: 1, quantity: 1 },
+	}),
+};
+
+/** Closed-loop load for `seconds` with `concurrency` clients; latencies in ms. */
+const load = async (port, scenario) => {
+	const latencies = [];
+	let failures = 0;
+	const end = performance.now() + seconds * 1000;
+	const client = async () => {
+		while (performance.now() < end) {
+			const { path, body } = scenario();
+			const start = performance.now();
+			const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+				method: body ? "POST" : "GET",
+				headers: body
+					? {
+							authorization: `Bearer ${token}`,
+							"content-type": "application/json",
+						}
+					: {},
+				body: body && JSON.stringify(body),
+			});
+			await response.arrayBuffer();
+			latencies.push(performance.now() - start);
+			if (response.status >= 300) failures++;
+		}
+	};
+	await Promise.all(Array.from({ length: concurrency }, client));
+	latencies.sort((a, b) => a - b);
+	return {
+		rps: latencies.length / seconds,
+		p50: latencies[Math.floor(latencies.length * 0.5)],
+		p99: latencies[Math.floor(latencies.length * 0.99)],
+		failures,
+	};
+};
+
+const median = (values) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+console.log(
+	"Measuring bundles, start-up, in-runtime time and wrangler dev load …",
+);
+const bundle = {
+	app: bundleKiB(sides.app.config),
+	floor: bundleKiB(sides.floor.config),
+};
+const startup = {
+	app: startupMs(sides.app.config),
+	floor: startupMs(sides.floor.config),
+};
+const inRuntime = runtime();
+
+const servers = [];
+const loaded = {};
+try {
+	for (const [name, side] of Object.entries(sides))
+		servers.push(await startDev(name, side));
+	for (const [scenario, request] of Object.entries(scenarios)) {
+		const samples = { app: [], floor: [] };
+		for (let round = 0; round < rounds; round++) {
+			for (const [name, side] of Object.entries(sides)) {
+				samples[name].push(await load(side.port, request));
+			}
+		}
+		loaded[scenario] = Object.fromEntries(
+			Object.entries(samples).map(([name, results]) => [
+				name,
+				{
+					rps: median(results.map((r) => r.rps)),
+					p50: median(results.map((r) => r.p50)),
+					p99: median(results.map((r) => r.p99)),
+					failures: results.reduce((sum, r) => sum + r.failures, 0),
+				},
+			]),
+		);
+	}
+} finally {
+	for (const server of servers) server.kill();
+}
+
+const f = (value, digits = 1) => value.toFixed(digits);
+const rows = Object.keys(scenarios).map((scenario) => {
+	const { app, floor } = loaded[scenario];
+	const cpu = inRuntime.find((r) => r.scenario === scenario);
+	return {
+		scenario,
+		"app req/s": f(app.rps, 0),
+		"floor req/s": f(floor.rps, 0),
+		"req/s ratio": f(app.rps / floor.rps, 2),
+		"app p50/p99 ms": `${f(app.p50)}/${f(app.p99)}`,
+		"floor p50/p99 ms": `${f(floor.p50)}/${f(floor.p99)}`,
+		"app ms/req in runtime": f(cpu.appMs, 2),
+		"floor ms/req in runtime": f(cpu.floorMs, 2),
+		"runtime ratio (floor/app)": f(cpu.floorMs / cpu.appMs, 2),
+		"D1 calls app/floor": `${cpu.appD1Calls}/${cpu.floorD1Calls}`,
+		"non-2xx app/floor": `${app.failures}/${floor.failures}`,
+	};
+});
+console.table(rows);
+console.table({
+	app: {
+		"startup active ms": startup.app,
+		"bundle KiB": bundle.app.raw,
+		"bundle gzip KiB": bundle.app.gzip,
+	},
+	floor: {
+		"startup active ms": startup.floor,
+		"bundle KiB": bundle.floor.raw,
+		"bundle gzip KiB": bundle.floor.gzip,
+	},
+});
+console.log(
+	`wrangler dev load: ${concurrency} clients, ${rounds} alternating rounds of ${seconds} s per side; runtime: ${process.env.BENCH_REQUESTS ?? 200} requests × 5 rounds.`,
+);

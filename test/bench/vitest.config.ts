@@ -1,0 +1,33 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+// The in-runtime benchmark: run by `npm run bench`, never by `npm test`.
+export default defineConfig(async () => ({
+	plugins: [
+		cloudflareTest({
+			wrangler: { configPath: `${import.meta.dirname}/../../wrangler.toml` },
+			miniflare: {
+				bindings: {
+					TEST_MIGRATIONS: await readD1Migrations(
+						`${import.meta.dirname}/../../drizzle`,
+					),
+					API_TOKEN: "bench-token",
+					BENCH_REQUESTS: process.env.BENCH_REQUESTS ?? "200",
+				},
+				ratelimits: {
+					WRITE_LIMITER: {
+						namespace_id: "1001",
+						simple: { limit: 1_000_000, period: 60 },
+					},
+				},
+			},
+		}),
+	],
+	test: {
+		root: import.meta.dirname,
+		include: ["runtime.bench.ts"],
+		setupFiles: ["../setup/apply-migrations.ts"],
+		silent: false,
+		testTimeout: 300_000,
+	},
+}));
