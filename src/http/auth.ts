@@ -3,16 +3,28 @@ import type { AppEnv } from "../env";
 import { ApiError } from "./errors";
 
 const encoder = new TextEncoder();
-const sha256 = async (text: string) =>
+const sha256 = (text: string) =>
 	crypto.subtle.digest("SHA-256", encoder.encode(text));
 
-/** True when `candidate` equals any token, comparing hashes in constant time and every token every time. */
-const matchesAny = async (candidate: string, tokens: string[]) => {
+// The configured tokens' digests, computed once per isolate and secret value rather than on every write.
+let configured: { secret: string; digests: Promise<ArrayBuffer[]> } | undefined;
+const configuredDigests = (secret: string) => {
+	if (configured?.secret !== secret) {
+		const tokens = secret
+			.split(",")
+			.map((token) => token.trim())
+			.filter(Boolean);
+		configured = { secret, digests: Promise.all(tokens.map(sha256)) };
+	}
+	return configured.digests;
+};
+
+/** True when `candidate` equals a configured token, comparing digests in constant time and every one every time. */
+const isConfigured = async (candidate: string, secret: string) => {
 	const presented = await sha256(candidate);
 	let matched = false;
-	for (const token of tokens) {
-		matched =
-			crypto.subtle.timingSafeEqual(presented, await sha256(token)) || matched;
+	for (const digest of await configuredDigests(secret)) {
+		matched = crypto.subtle.timingSafeEqual(presented, digest) || matched;
 	}
 	return matched;
 };
@@ -22,14 +34,10 @@ const matchesAny = async (candidate: string, tokens: string[]) => {
  * `API_TOKEN` secret. With no token configured, every write is refused: the API fails closed.
  */
 export const requireToken: MiddlewareHandler<AppEnv> = async (c, next) => {
-	const tokens = (c.env.API_TOKEN ?? "")
-		.split(",")
-		.map((token) => token.trim())
-		.filter(Boolean);
 	const presented = /^Bearer ([\w.~+/=-]+)$/i.exec(
 		c.req.header("authorization") ?? "",
 	)?.[1];
-	if (!presented || !(await matchesAny(presented, tokens))) {
+	if (!presented || !(await isConfigured(presented, c.env.API_TOKEN ?? ""))) {
 		throw new ApiError(
 			"unauthorized",
 			"Writes need a valid `Authorization: Bearer <token>` header.",
