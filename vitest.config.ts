@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
@@ -13,6 +14,9 @@ export default defineConfig(async () => ({
 					API_TOKEN: "test-token-current,test-token-next",
 					// Runs per fuzz property: small in CI, larger on demand.
 					FUZZ_RUNS: process.env.FUZZ_RUNS ?? "25",
+					// test/readme.test.ts replays the README's examples against the seeded database.
+					README: readFileSync("README.md", "utf8"),
+					SEED_SQL: readFileSync("src/db/seed.sql", "utf8"),
 				},
 				ratelimits: {
 					// The suite writes far more than a client may in production; test/security covers the limit.

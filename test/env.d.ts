@@ -4,6 +4,9 @@ declare namespace Cloudflare {
 		TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
 		/** Defined in test/bench/vitest.config.ts: requests per timed benchmark run. */
 		BENCH_REQUESTS: string;
+		/** Defined in vitest.config.ts: the README and the local seed, for test/readme.test.ts. */
+		README: string;
+		SEED_SQL: string;
 		/** Defined in vitest.config.ts: runs per fuzz property. */
 		FUZZ_RUNS: string;
 		/** Defined in vitest.config.ts: a limiter that allows two writes a minute. */

@@ -1,0 +1,59 @@
+import { env, exports } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+
+/** Splits a shell command line into words, honouring single and double quotes. */
+const words = (line: string) =>
+	[...line.matchAll(/'([^']*)'|"((?:\\.|[^"])*)"|(\S+)/g)].map(
+		([, single, double, bare]) => single ?? double ?? bare,
+	);
+
+/** The `$ curl …` lines of the README's examples, each with the output printed under it. */
+const examples = [...env.README.matchAll(/^\$ (curl .+)\n(.+)$/gm)].map(
+	([, command, output]) => ({ command, output }),
+);
+
+/** The request a curl command line sends. */
+const requestOf = (command: string) => {
+	const args = words(command).slice(1);
+	const init: {
+		method: string;
+		headers: Record<string, string>;
+		body?: string;
+	} = { method: "GET", headers: {} };
+	let url = "";
+	for (let i = 0; i < args.length; i++) {
+		const arg = args[i];
+		if (arg === "-X") init.method = args[++i];
+		else if (arg === "-H") {
+			const [name, ...value] = args[++i].split(":");
+			init.headers[name.trim()] = value.join(":").trim();
+		} else if (arg === "-d") init.body = args[++i];
+		else if (!arg.startsWith("-")) url = arg;
+	}
+	return new Request(url, init);
+};
+
+beforeAll(async () => {
+	// The same state as a first `npm run dev`: migrated, then seeded.
+	const statements = env.SEED_SQL.split(/;\s*$/m)
+		.map((statement) => statement.replace(/^--.*$/gm, "").trim())
+		.filter(Boolean);
+	await env.DB.batch(statements.map((statement) => env.DB.prepare(statement)));
+	// The dev token of .dev.vars.example, which the README uses; this file runs in its own isolate.
+	env.API_TOKEN = "petstore-dev-token";
+});
+
+describe("the README's curl examples", () => {
+	it("has three of them", () => {
+		expect(examples).toHaveLength(3);
+	});
+
+	it.each(examples)(
+		"$command answers what the README shows",
+		async ({ command, output }) => {
+			const response = await exports.default.fetch(requestOf(command));
+			expect(response.status).toBeLessThan(300);
+			expect(await response.json()).toEqual(JSON.parse(output));
+		},
+	);
+});
