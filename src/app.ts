@@ -2,21 +2,22 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { cors } from "hono/cors";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
-import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./env";
 import { health } from "./health";
 import { limitBody } from "./http/body-limit";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
 import { requestLog } from "./http/logging";
+import { secureDefaults } from "./http/secure-headers";
 import { bookmarkHeader, d1Session } from "./http/session";
 import { validationHook } from "./http/validation";
 import { bearerAuth, documentConfig } from "./openapi";
+import { reference } from "./reference";
 import { categoriesRouter } from "./resources/categories";
 import { inventoryRouter } from "./resources/inventory";
 import { ordersRouter } from "./resources/orders";
 import { petsRouter } from "./resources/pets";
 
-/** Builds the whole API: cross-cutting middleware, the resource routers, `/doc` and `/health`. */
+/** Builds the whole API: cross-cutting middleware, the resource routers, `/doc`, `/reference` and `/health`. */
 export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 	app.openAPIRegistry.registerComponent(
@@ -51,13 +52,7 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 			],
 			maxAge: 86400,
 		}),
-		secureHeaders({
-			contentSecurityPolicy: {
-				defaultSrc: ["'none'"],
-				frameAncestors: ["'none'"],
-			},
-			crossOriginResourcePolicy: "cross-origin",
-		}),
+		secureDefaults,
 		limitBody,
 	);
 	app.use(methodNotAllowed({ app, onMethodNotAllowed }));
@@ -71,7 +66,8 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		.route("/", categoriesRouter)
 		.route("/", ordersRouter)
 		.route("/", inventoryRouter)
-		.route("/", health);
+		.route("/", health)
+		.route("/", reference);
 	// Built on the first request rather than at start-up, then kept for the isolate's lifetime.
 	let document: ReturnType<typeof app.getOpenAPIDocument> | undefined;
 	app.get("/doc", (c) => {

@@ -12,7 +12,7 @@ import {
 const deprecation = {
 	deprecation: "@1795132800",
 	sunset: "Wed, 30 Jun 2027 23:59:59 GMT",
-	link: '</reference#tag/animals/GET/pets/{petId}>; rel="deprecation"; type="text/html"',
+	link: '</reference#tag/animals/GET/pets/%7BpetId%7D>; rel="deprecation"; type="text/html"',
 };
 
 const lifecycleHeaders = (response: Response) => ({

@@ -33,9 +33,11 @@ type ApiRoute<R extends ApiRouteConfig> = Omit<
 	middleware: MiddlewareHandler<AppEnv>[];
 };
 
-/** Where the reference page documents an operation. */
+/** Where the reference page (Scalar) documents an operation: its anchor, as a valid URI. */
 const documentationOf = ({ tag, method, path }: ApiRouteConfig) =>
-	`/reference#tag/${tag.toLowerCase()}/${method.toUpperCase()}${path}`;
+	encodeURI(
+		`/reference#tag/${tag.toLowerCase()}/${method.toUpperCase()}${path}`,
+	);
 
 /** The security requirement of every write: the bearer scheme of src/openapi.ts. */
 const bearer = [{ bearerAuth: [] }];

@@ -1,0 +1,21 @@
+import { type Context, Hono } from "hono";
+import type { AppEnv } from "./env";
+import { ApiError } from "./http/errors";
+
+/** Serves a file of the reference page from the Workers static assets (see wrangler.toml). */
+const asset = async (c: Context<AppEnv>) => {
+	const file = await c.env.ASSETS.fetch(c.req.raw);
+	if (file.status === 404) {
+		throw new ApiError("not_found", `No resource at ${c.req.path}.`);
+	}
+	// A copy, so that the app's middleware can add its headers.
+	return new Response(file.body, file);
+};
+
+/** GET /reference: the interactive API reference, whose files stay outside the Worker bundle. */
+export const reference = new Hono<AppEnv>()
+	.get("/reference", asset)
+	.get("/reference/*", asset);
+
+export const isReferencePage = (path: string) =>
+	path === "/reference" || path.startsWith("/reference/");
