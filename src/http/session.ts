@@ -15,7 +15,6 @@ export const bookmarkParam = {
 			param: { name: bookmarkHeader, in: "header" },
 			description:
 				"The `X-D1-Bookmark` of an earlier response: this request then reads at least what that one wrote.",
-			example: "00000000-00000006-00000000-00000000000000000000000000000000",
 		}),
 };
 

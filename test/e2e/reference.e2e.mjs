@@ -1,0 +1,180 @@
+// Opens /reference in headless Chromium against `wrangler dev`, with no network beyond 127.0.0.1, and checks
+// what a reader sees. A screenshot lands in test-results/.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdir, mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "../..");
+const port = 8793;
+const base = `http://127.0.0.1:${port}`;
+let server;
+let browser;
+let page;
+const thirdParty = [];
+const problems = [];
+
+const startServer = async () => {
+	const state = await mkdtemp(join(tmpdir(), "petstore-e2e-"));
+	const wrangler = (args) =>
+		spawnSync("wrangler", args, {
+			cwd: root,
+			encoding: "utf8",
+			env: { ...process.env, CI: "true" },
+		});
+	wrangler([
+		"d1",
+		"migrations",
+		"apply",
+		"DB",
+		"--local",
+		"--persist-to",
+		state,
+	]);
+	server = spawn(
+		"wrangler",
+		[
+			"dev",
+			"--ip",
+			"127.0.0.1",
+			"--port",
+			String(port),
+			"--persist-to",
+			state,
+			"--inspector-port",
+			"0",
+		],
+		{ cwd: root, stdio: "ignore", env: { ...process.env, CI: "true" } },
+	);
+	for (let attempt = 0; attempt < 150; attempt++) {
+		try {
+			if ((await fetch(`${base}/reference`)).ok) return;
+		} catch {
+			await sleep(200);
+		}
+	}
+	throw new Error("wrangler dev did not start");
+};
+
+beforeAll(async () => {
+	await startServer();
+	browser = await chromium.launch({
+		executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+		args: [
+			"--no-sandbox",
+			"--disable-gpu",
+			"--disable-quic",
+			"--no-first-run",
+			"--disable-background-networking",
+			"--disable-component-update",
+			"--disable-sync",
+		],
+	});
+	const context = await browser.newContext({
+		viewport: { width: 1400, height: 1000 },
+	});
+	// Nothing leaves the machine: any request to another host is refused and recorded.
+	await context.route("**/*", (route) => {
+		const url = route.request().url();
+		if (new URL(url).hostname === "127.0.0.1") return route.continue();
+		thirdParty.push(url);
+		return route.abort();
+	});
+	page = await context.newPage();
+	page.on("console", (message) => {
+		if (message.type() === "error") problems.push(message.text());
+	});
+	page.on("pageerror", (error) => problems.push(String(error)));
+	await page.addInitScript(() => {
+		document.addEventListener("securitypolicyviolation", (event) => {
+			console.error(
+				`CSP violation: ${event.violatedDirective} ${event.blockedURI}`,
+			);
+		});
+	});
+});
+
+afterAll(async () => {
+	await browser?.close();
+	server?.kill();
+});
+
+const screenshot = async (name) => {
+	await mkdir(join(root, "test-results"), { recursive: true });
+	await page.screenshot({ path: join(root, `test-results/${name}.png`) });
+};
+
+/** Opens the reference at an operation's anchor and returns that operation's section. */
+const operation = async (anchor) => {
+	await page.goto(`${base}/reference#${anchor}`);
+	const section = page.locator(`[id$="${anchor}"]`).first();
+	await section.waitFor();
+	return section;
+};
+
+describe("the reference page", () => {
+	it("groups the tags under Pets and Store", async () => {
+		await page.goto(`${base}/reference`);
+		for (const [group, tags] of [
+			["pets", ["Animals", "Categories"]],
+			["store", ["Orders", "Inventory"]],
+		]) {
+			const item = page.locator(`[data-sidebar-id$="/tag-group/${group}"]`);
+			await item.waitFor();
+			const children = await item
+				.locator(":scope > ul > li > div > a")
+				.allInnerTexts();
+			expect(children.map((text) => text.trim())).toEqual(tags);
+		}
+	});
+
+	it("shows getPetById as deprecated, with its sunset date in words", async () => {
+		const section = await operation("tag/animals/GET/pets/{petId}");
+		expect(await section.locator(".badge").allInnerTexts()).toEqual(
+			expect.arrayContaining(["Deprecated", "Sunset 30 June 2027"]),
+		);
+		expect(await section.textContent()).toContain("Sunset date: 30 June 2027");
+		await screenshot("reference");
+	});
+
+	it("badges the beta and experimental operations", async () => {
+		const beta = await operation("tag/inventory/GET/store/inventory");
+		expect(await beta.locator(".badge").allInnerTexts()).toContain("Beta");
+		const experimental = await operation(
+			"tag/inventory/PUT/store/inventory/{petId}",
+		);
+		expect(await experimental.locator(".badge").allInnerTexts()).toContain(
+			"Experimental",
+		);
+	});
+
+	it("offers no try-it panel for listOrders, and one for placeOrder", async () => {
+		const listOrders = await operation("tag/orders/GET/store/orders");
+		expect(
+			await listOrders.locator(".show-api-client-button").isVisible(),
+		).toBe(false);
+		const placeOrder = await operation("tag/orders/POST/store/orders");
+		expect(
+			await placeOrder.locator(".show-api-client-button").isVisible(),
+		).toBe(true);
+	});
+
+	it("sends a try-it request to the API itself and shows the answer", async () => {
+		const listPets = await operation("tag/animals/GET/pets");
+		await listPets.locator(".show-api-client-button").click();
+		const answered = page.waitForResponse(
+			(response) => new URL(response.url()).pathname === "/pets",
+		);
+		await page.getByRole("button", { name: /^Send/ }).first().click();
+		expect((await answered).status()).toBe(200);
+		await screenshot("reference-try-it");
+	});
+
+	it("loaded nothing from a third party and broke no CSP rule", () => {
+		expect(thirdParty).toEqual([]);
+		expect(problems).toEqual([]);
+	});
+});
