@@ -6,21 +6,10 @@ import {
 	expectError,
 	type Order,
 	placeOrder,
+	send,
 	stockedPet,
 	stockOf,
 } from "./support/api";
-
-const json = (
-	method: string,
-	path: string,
-	body: unknown,
-	headers: Record<string, string> = {},
-) =>
-	api(path, {
-		method,
-		headers: { "content-type": "application/json", ...headers },
-		body: JSON.stringify(body),
-	});
 
 const etagOf = async (path: string) => {
 	const response = await api(path);
@@ -53,7 +42,7 @@ describe("ETag and If-None-Match", () => {
 		const category = await createCategory();
 		const path = `/categories/${category.id}`;
 		const before = await etagOf(path);
-		const patched = await json("PATCH", path, { description: "new" });
+		const patched = await send("PATCH", path, { description: "new" });
 		const after = patched.headers.get("etag");
 		expect(after).not.toBe(before);
 		expect(await etagOf(path)).toBe(after);
@@ -85,8 +74,8 @@ describe("If-Match on writes", () => {
 		const path = `/pets/${pet.id}`;
 		const etag = await etagOf(path);
 		const [first, second] = await Promise.all([
-			json("PATCH", path, { name: "Alice's" }, { "if-match": etag }),
-			json("PATCH", path, { name: "Bob's" }, { "if-match": etag }),
+			send("PATCH", path, { name: "Alice's" }, { "if-match": etag }),
+			send("PATCH", path, { name: "Bob's" }, { "if-match": etag }),
 		]);
 		expect([first.status, second.status].sort()).toEqual([200, 412]);
 		const loser = first.status === 412 ? first : second;
@@ -101,7 +90,7 @@ describe("If-Match on writes", () => {
 		const path = `/pets/${pet.id}`;
 		const etag = await etagOf(path);
 		await expectError(
-			await json(
+			await send(
 				"PATCH",
 				path,
 				{ status: "sold" },
@@ -110,14 +99,14 @@ describe("If-Match on writes", () => {
 			412,
 			"precondition_failed",
 		);
-		const listed = await json(
+		const listed = await send(
 			"PATCH",
 			path,
 			{ status: "sold" },
 			{ "if-match": `"nope", ${etag}` },
 		);
 		expect(listed.status).toBe(200);
-		const any = await json(
+		const any = await send(
 			"PATCH",
 			path,
 			{ status: "pending" },
@@ -130,16 +119,16 @@ describe("If-Match on writes", () => {
 		const category = await createCategory();
 		const pet = await createPet(category.id);
 		const stale = await etagOf(`/pets/${pet.id}`);
-		await json("PATCH", `/pets/${pet.id}`, { status: "pending" });
+		await send("PATCH", `/pets/${pet.id}`, { status: "pending" });
 		const current = await (await api(`/pets/${pet.id}`)).json();
 		for (const response of [
-			await json(
+			await send(
 				"PUT",
 				`/pets/${pet.id}`,
 				{ name: "X", categoryId: category.id },
 				{ "if-match": stale },
 			),
-			await json(
+			await send(
 				"PATCH",
 				`/pets/${pet.id}`,
 				{ name: "Y" },
@@ -180,15 +169,15 @@ describe("If-Match on writes", () => {
 		const pet = await stockedPet(5);
 		const path = `/store/inventory/${pet.id}`;
 		const etag = await etagOf(path);
-		await json("PATCH", `/pets/${pet.id}`, { status: "sold" });
+		await send("PATCH", `/pets/${pet.id}`, { status: "sold" });
 		await expectError(
-			await json("PUT", path, { quantity: 9 }, { "if-match": etag }),
+			await send("PUT", path, { quantity: 9 }, { "if-match": etag }),
 			412,
 			"precondition_failed",
 		);
 		expect(await stockOf(pet.id)).toBe(5);
 		const fresh = await etagOf(path);
-		const updated = await json(
+		const updated = await send(
 			"PUT",
 			path,
 			{ quantity: 9 },
@@ -204,9 +193,9 @@ describe("If-Match on writes", () => {
 		).json<Order>();
 		const path = `/store/orders/${order.id}`;
 		const stale = await etagOf(path);
-		await json("PATCH", path, { shipDate: "2027-01-01T00:00:00Z" });
+		await send("PATCH", path, { shipDate: "2027-01-01T00:00:00Z" });
 		await expectError(
-			await json("PATCH", path, { complete: true }, { "if-match": stale }),
+			await send("PATCH", path, { complete: true }, { "if-match": stale }),
 			412,
 			"precondition_failed",
 		);

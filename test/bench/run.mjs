@@ -1,30 +1,17 @@
 // `npm run bench`: the API against a hand-written floor Worker, on loopback only. It prints one table and
 // never fails on a number. Knobs: BENCH_SECONDS (per timed round), BENCH_CONCURRENCY, BENCH_REQUESTS.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
+import { join } from "node:path";
 import { unstable_readConfig } from "wrangler";
+import { root, startWranglerDev, wrangler } from "../support/wrangler-dev.mjs";
 
-const root = resolve(import.meta.dirname, "../..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const rounds = 3;
 const token = "bench-token";
 const work = await mkdtemp(join(tmpdir(), "petstore-bench-"));
-
-const run = (args, options = {}) => {
-	const result = spawnSync("wrangler", args, {
-		cwd: root,
-		encoding: "utf8",
-		env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
-		...options,
-	});
-	if (result.status !== 0)
-		throw new Error(`wrangler ${args.join(" ")}\n${result.stderr}`);
-	return result.stdout + result.stderr;
-};
 
 /** The app's own configuration with its write limit lifted, so that the load measures work, not 429s. */
 const appConfig = async () => {
@@ -56,7 +43,7 @@ const sides = {
 };
 
 const bundleKiB = (config) => {
-	const output = run([
+	const output = wrangler([
 		"deploy",
 		"--dry-run",
 		"--minify",
@@ -72,7 +59,7 @@ const bundleKiB = (config) => {
 
 const startupMs = (config) => {
 	const samples = [1, 2, 3].map(() => {
-		const output = run([
+		const output = wrangler([
 			"check",
 			"startup",
 			"-c",
@@ -102,62 +89,8 @@ const runtime = () => {
 	return JSON.parse(line.slice(line.indexOf("BENCH ") + 6));
 };
 
-/** Starts `wrangler dev` on loopback over a fresh, migrated and seeded local D1. */
-const startDev = async (name, { config, port }) => {
-	const persist = join(work, `${name}-state`);
-	run([
-		"d1",
-		"migrations",
-		"apply",
-		"DB",
-		"--local",
-		"--persist-to",
-		persist,
-		"-c",
-		config,
-	]);
-	run([
-		"d1",
-		"execute",
-		"DB",
-		"--local",
-		"--persist-to",
-		persist,
-		"-c",
-		config,
-		"--command",
-		"INSERT INTO categories (id, name) VALUES (1, 'Bench'); INSERT INTO pets (id, name, category_id, status) VALUES (1, 'Bench', 1, 'available'); INSERT INTO inventory (pet_id, quantity) VALUES (1, 1000000);",
-	]);
-	const child = spawn(
-		"wrangler",
-		[
-			"dev",
-			"-c",
-			config,
-			"--ip",
-			"127.0.0.1",
-			"--port",
-			String(port),
-			"--persist-to",
-			persist,
-			"--inspector-port",
-			"0",
-			"--log-level",
-			"error",
-		],
-		{ cwd: root, stdio: "ignore", env: { ...process.env, CI: "true" } },
-	);
-	for (let attempt = 0; attempt < 100; attempt++) {
-		try {
-			await fetch(`http://127.0.0.1:${port}/pets/1`);
-			return child;
-		} catch {
-			await sleep(200);
-		}
-	}
-	child.kill();
-	throw new Error(`${name} did not start`);
-};
+const seed =
+	"INSERT INTO categories (id, name) VALUES (1, 'Bench'); INSERT INTO pets (id, name, category_id, status) VALUES (1, 'Bench', 1, 'available'); INSERT INTO inventory (pet_id, quantity) VALUES (1, 1000000);";
 
 const scenarios = {
 	"GET /pets/{petId}": () => ({ path: "/pets/1" }),
@@ -172,7 +105,7 @@ const scenarios = {
 };
 
 /** Closed-loop load for `seconds` with `concurrency` clients; latencies in ms. */
-const load = async (port, scenario) => {
+const load = async (base, scenario) => {
 	const latencies = [];
 	let failures = 0;
 	const end = performance.now() + seconds * 1000;
@@ -180,7 +113,7 @@ const load = async (port, scenario) => {
 		while (performance.now() < end) {
 			const { path, body } = scenario();
 			const start = performance.now();
-			const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+			const response = await fetch(`${base}${path}`, {
 				method: body ? "POST" : "GET",
 				headers: body
 					? {
@@ -224,13 +157,14 @@ const inRuntime = runtime();
 const servers = [];
 const loaded = {};
 try {
-	for (const [name, side] of Object.entries(sides))
-		servers.push(await startDev(name, side));
+	for (const side of Object.values(sides)) {
+		servers.push(await startWranglerDev({ ...side, seed, probe: "/pets/1" }));
+	}
 	for (const [scenario, request] of Object.entries(scenarios)) {
 		const samples = { app: [], floor: [] };
 		for (let round = 0; round < rounds; round++) {
-			for (const [name, side] of Object.entries(sides)) {
-				samples[name].push(await load(side.port, request));
+			for (const [index, name] of Object.keys(sides).entries()) {
+				samples[name].push(await load(servers[index].base, request));
 			}
 		}
 		loaded[scenario] = Object.fromEntries(
@@ -246,7 +180,7 @@ try {
 		);
 	}
 } finally {
-	for (const server of servers) server.kill();
+	for (const server of servers) server.stop();
 }
 
 const f = (value, digits = 1) => value.toFixed(digits);

@@ -1,14 +1,11 @@
 // Opens /reference in headless Chromium against `wrangler dev`, with no network beyond 127.0.0.1, and checks
 // what a reader sees. A screenshot lands in test-results/.
-import { spawn, spawnSync } from "node:child_process";
-import { mkdir, mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { root, startWranglerDev } from "../support/wrangler-dev.mjs";
 
-const root = resolve(import.meta.dirname, "../..");
 const port = 8793;
 const base = `http://127.0.0.1:${port}`;
 let server;
@@ -17,50 +14,8 @@ let page;
 const thirdParty = [];
 const problems = [];
 
-const startServer = async () => {
-	const state = await mkdtemp(join(tmpdir(), "petstore-e2e-"));
-	const wrangler = (args) =>
-		spawnSync("wrangler", args, {
-			cwd: root,
-			encoding: "utf8",
-			env: { ...process.env, CI: "true" },
-		});
-	wrangler([
-		"d1",
-		"migrations",
-		"apply",
-		"DB",
-		"--local",
-		"--persist-to",
-		state,
-	]);
-	server = spawn(
-		"wrangler",
-		[
-			"dev",
-			"--ip",
-			"127.0.0.1",
-			"--port",
-			String(port),
-			"--persist-to",
-			state,
-			"--inspector-port",
-			"0",
-		],
-		{ cwd: root, stdio: "ignore", env: { ...process.env, CI: "true" } },
-	);
-	for (let attempt = 0; attempt < 150; attempt++) {
-		try {
-			if ((await fetch(`${base}/reference`)).ok) return;
-		} catch {
-			await sleep(200);
-		}
-	}
-	throw new Error("wrangler dev did not start");
-};
-
 beforeAll(async () => {
-	await startServer();
+	server = await startWranglerDev({ port, probe: "/reference" });
 	browser = await chromium.launch({
 		executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
 		args: [
@@ -99,7 +54,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await browser?.close();
-	server?.kill();
+	server?.stop();
 });
 
 const screenshot = async (name) => {

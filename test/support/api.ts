@@ -43,10 +43,15 @@ export const api = (
 	});
 
 /** A request with a JSON body. */
-export const send = (method: string, path: string, body: unknown) =>
+export const send = (
+	method: string,
+	path: string,
+	body: unknown,
+	headers: Record<string, string> = {},
+) =>
 	api(path, {
 		method,
-		headers: { "content-type": "application/json" },
+		headers: { "content-type": "application/json", ...headers },
 		body: JSON.stringify(body),
 	});
 

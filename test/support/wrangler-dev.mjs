@@ -1,0 +1,69 @@
+// Starts `wrangler dev` on loopback over a fresh, migrated local D1, for the Node-side end-to-end test and
+// benchmark. Node only: the Workers-runtime tests never need it.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+
+export const root = resolve(import.meta.dirname, "../..");
+const quiet = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" };
+
+/** Runs a wrangler command to completion and returns its output; throws when it fails. */
+export const wrangler = (args) => {
+	const result = spawnSync("wrangler", args, {
+		cwd: root,
+		encoding: "utf8",
+		env: quiet,
+	});
+	if (result.status !== 0) {
+		throw new Error(`wrangler ${args.join(" ")}\n${result.stderr}`);
+	}
+	return result.stdout + result.stderr;
+};
+
+/**
+ * `wrangler dev` for `config` on 127.0.0.1:`port`, its D1 migrated (and seeded with `seed` SQL, if given)
+ * in a new directory. Resolves once the Worker answers `probe`; `stop()` ends it.
+ */
+export const startWranglerDev = async ({
+	config = "wrangler.toml",
+	port,
+	seed,
+	probe = "/doc",
+}) => {
+	const state = await mkdtemp(join(tmpdir(), "petstore-dev-"));
+	const local = ["--local", "--persist-to", state, "-c", config];
+	wrangler(["d1", "migrations", "apply", "DB", ...local]);
+	if (seed) wrangler(["d1", "execute", "DB", ...local, "--command", seed]);
+	const child = spawn(
+		"wrangler",
+		[
+			"dev",
+			"-c",
+			config,
+			"--ip",
+			"127.0.0.1",
+			"--port",
+			String(port),
+			"--persist-to",
+			state,
+			"--inspector-port",
+			"0",
+			"--log-level",
+			"error",
+		],
+		{ cwd: root, stdio: "ignore", env: quiet },
+	);
+	const base = `http://127.0.0.1:${port}`;
+	for (let attempt = 0; attempt < 150; attempt++) {
+		try {
+			await fetch(`${base}${probe}`);
+			return { base, stop: () => child.kill() };
+		} catch {
+			await sleep(200);
+		}
+	}
+	child.kill();
+	throw new Error(`wrangler dev (${config}) did not start on port ${port}`);
+};
