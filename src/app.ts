@@ -25,7 +25,8 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		"bearerAuth",
 		bearerAuth,
 	);
-	app.use(requestId(), requestLog);
+	// Outermost first: every response, preflights included, gets an id, a log line and secure headers.
+	app.use(requestId(), requestLog, secureDefaults);
 	app.use(
 		cors({
 			origin: "*",
@@ -52,7 +53,6 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 			],
 			maxAge: 86400,
 		}),
-		secureDefaults,
 		limitBody,
 	);
 	app.use(methodNotAllowed({ app, onMethodNotAllowed }));

@@ -209,6 +209,8 @@ describe("headers on every response", () => {
 			},
 		});
 		expect(preflight.status).toBe(204);
+		expect(preflight.headers.get("x-request-id")).toBeTruthy();
+		expect(preflight.headers.get("x-content-type-options")).toBe("nosniff");
 		expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
 		expect(preflight.headers.get("access-control-allow-methods")).toContain(
 			"POST",
