@@ -59,7 +59,6 @@ const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
 				name === "If-Match"
 					? "Change the resource only while its ETag is one of these (412 otherwise)."
 					: "Answer 304 without a body while the ETag is one of these.",
-			example: '"1"',
 		}),
 });
 
@@ -76,8 +75,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	const middleware: MiddlewareHandler<AppEnv>[] = [];
 	const write = config.method !== "get";
 	const item = config.request?.params !== undefined;
-	let request = config.request;
-	if (request?.body) {
+	if (config.request?.body) {
 		implied.push(
 			"malformed_json",
 			"unsupported_media_type",
@@ -97,9 +95,9 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 			...conditionalHeader(write ? "If-Match" : "If-None-Match"),
 		};
 	}
-	const declared = request?.headers;
-	request = {
-		...request,
+	const declared = config.request?.headers;
+	const request = {
+		...config.request,
 		headers:
 			declared instanceof z.ZodObject
 				? declared.extend(headers)
