@@ -2,7 +2,7 @@ import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "./errors";
 
 /** Request bodies are JSON documents of a few fields: 16 KiB is generous. */
-export const maxBodyBytes = 16 * 1024;
+const maxBodyBytes = 16 * 1024;
 
 /** Answers 413 once a body passes the limit, counting streamed bytes rather than buffering them all. */
 export const limitBody = bodyLimit({

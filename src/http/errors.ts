@@ -45,7 +45,7 @@ export class ApiError extends Error {
 	}
 }
 
-export const errorBody = (
+const errorBody = (
 	code: ErrorCode,
 	message: string,
 	details?: ErrorDetail[],

@@ -27,7 +27,7 @@ const decodeCursor = (cursor: string): number | undefined => {
 	return id <= limits.maxId ? id : undefined;
 };
 
-export const pageSize = { min: 1, max: 100, default: 20 } as const;
+const pageSize = { min: 1, max: 100, default: 20 } as const;
 
 /** Query parameters every list operation takes: `limit` and the opaque `cursor` of the previous page. */
 export const pageQuery = {

@@ -19,7 +19,7 @@ const pet = {
 	categoryId: pets.categoryId,
 	status: pets.status,
 };
-export const petETag = etagOf(pets.version);
+const petETag = etagOf(pets.version);
 const petWithETag = { ...pet, etag: petETag };
 
 export type TaggedPet = Pet & { etag: string };
