@@ -51,6 +51,17 @@ describe("POST /categories", () => {
 			"body.description",
 		],
 		["an unknown field", { name: "Ok", colour: "red" }, "body.colour"],
+		["a name with a NUL", { name: "Dog\u0000" }, "body.name"],
+		[
+			"a description with a NUL",
+			{ name: "Ok", description: "a\u0000b" },
+			"body.description",
+		],
+		[
+			"a description with a lone surrogate",
+			{ name: "Ok", description: "\udc36" },
+			"body.description",
+		],
 		["a name that is not a string", { name: 7 }, "body.name"],
 	])("rejects %s", async (_, body, path) => {
 		const error = await expectError(

@@ -64,6 +64,9 @@ describe("POST /pets", () => {
 	it.each([
 		["a blank name", { name: "   " }, "body.name"],
 		["a name over 100 characters", { name: "x".repeat(101) }, "body.name"],
+		["a name with a NUL", { name: "Rex\u0000" }, "body.name"],
+		["a name with a lone surrogate", { name: "Rex \ud83d" }, "body.name"],
+		["a name over two lines", { name: "Rex\nthe second" }, "body.name"],
 		["a missing name", { name: undefined }, "body.name"],
 		["a missing categoryId", { categoryId: undefined }, "body.categoryId"],
 		["a categoryId of 0", { categoryId: 0 }, "body.categoryId"],
@@ -84,6 +87,11 @@ describe("POST /pets", () => {
 			expect(error.details?.map((detail) => detail.path)).toContain(path);
 		},
 	);
+
+	it("keeps a name in any script, emoji included, exactly as sent", async () => {
+		const name = "Ṁöñ 猫 🐕‍🦺";
+		expect((await createPet(category.id, { name })).name).toBe(name);
+	});
 
 	it("accepts a name of exactly 100 characters", async () => {
 		const pet = await createPet(category.id, { name: "x".repeat(100) });
@@ -217,6 +225,16 @@ describe("PATCH /pets/{petId}", () => {
 		);
 	});
 
+	it("rejects a name with a control character and leaves the pet unchanged", async () => {
+		const pet = await createPet(category.id);
+		await expectError(
+			await send("PATCH", `/pets/${pet.id}`, { name: "\u0000" }),
+			400,
+			"validation_error",
+		);
+		expect(await (await api(`/pets/${pet.id}`)).json()).toEqual(pet);
+	});
+
 	it("rejects an unknown field and a blank name", async () => {
 		const pet = await createPet(category.id);
 		const error = await expectError(
@@ -298,6 +316,11 @@ describe("GET /pets", () => {
 		expect(
 			await names(`categoryId=${cats.id}&status=sold&status=pending`),
 		).toEqual(["Felix", "snake_case"]);
+	});
+
+	it("ignores a status repeated any number of times", async () => {
+		const query = Array.from({ length: 150 }, () => "status=pending").join("&");
+		expect(await names(`categoryId=${cats.id}&${query}`)).toEqual(["Felix"]);
 	});
 
 	it("filters by a case-insensitive name substring", async () => {

@@ -1,15 +1,14 @@
 import { z } from "@hono/zod-openapi";
 import { Id } from "./id";
 import { limits } from "./limits";
+import { name, text } from "./text";
 
 const fields = {
-	name: z.string().trim().min(1).max(limits.categoryName).openapi({
+	name: name(limits.categoryName).openapi({
 		description: "Unique, compared case-insensitively.",
 		example: "Dog",
 	}),
-	description: z
-		.string()
-		.max(limits.categoryDescription)
+	description: text(limits.categoryDescription)
 		.optional()
 		.openapi({ example: "Loyal companions." }),
 };

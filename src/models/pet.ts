@@ -2,14 +2,13 @@ import { z } from "@hono/zod-openapi";
 import { Id } from "./id";
 import { limits } from "./limits";
 import { PetStatus } from "./pet-status";
+import { name } from "./text";
 
 const fields = {
-	name: z
-		.string()
-		.trim()
-		.min(1)
-		.max(limits.petName)
-		.openapi({ description: "Trimmed; never blank.", example: "Rex" }),
+	name: name(limits.petName).openapi({
+		description: "Trimmed; never blank.",
+		example: "Rex",
+	}),
 	categoryId: Id.openapi({
 		description: "The category the pet belongs to.",
 		example: 1,
