@@ -115,6 +115,34 @@ describe("If-Match on writes", () => {
 		expect(any.status).toBe(200);
 	});
 
+	it("matches an If-Match that lists hundreds of ETags", async () => {
+		const category = await createCategory();
+		const path = `/categories/${category.id}`;
+		const others = Array.from({ length: 300 }, (_, i) => `"${i + 1000}"`);
+		await expectError(
+			await send(
+				"PATCH",
+				path,
+				{ description: "x" },
+				{
+					"if-match": others.join(", "),
+				},
+			),
+			412,
+			"precondition_failed",
+		);
+		const listed = [...others, await etagOf(path)].join(", ");
+		const response = await send(
+			"PATCH",
+			path,
+			{ description: "y" },
+			{
+				"if-match": listed,
+			},
+		);
+		expect(response.status).toBe(200);
+	});
+
 	it("refuses a stale PUT, PATCH or DELETE with 412 and changes nothing", async () => {
 		const category = await createCategory();
 		const pet = await createPet(category.id);

@@ -1,4 +1,4 @@
-import { and, inArray, type SQL, sql } from "drizzle-orm";
+import { and, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "./client";
 
@@ -38,9 +38,14 @@ export const etagOf = (...versions: SQLiteColumn[]) =>
 		sql` || '.' || `,
 	)} || '"'`;
 
-/** True when the representation's ETag is one of those of an `If-Match` header, or there was none. */
+/**
+ * True when the representation's ETag is one of those of an `If-Match` header, or there was none. The tags
+ * travel as one JSON parameter, so a header naming many of them cannot exceed D1's bound-parameter limit.
+ */
 export const matchesETag = (etag: SQL, expected: string[] | undefined) =>
-	expected === undefined ? sql`1` : inArray(etag, expected);
+	expected === undefined
+		? sql`1`
+		: sql`${etag} IN (SELECT value FROM json_each(${JSON.stringify(expected)}))`;
 
 /** Sets `version = version + 1`: every write of a row changes its ETag. */
 export const bump = (version: SQLiteColumn) => sql`${version} + 1`;

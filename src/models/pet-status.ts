@@ -7,10 +7,10 @@ export const PetStatus = z
 	.openapi("PetStatus", { description: "Where the pet is in its sale." });
 export type PetStatus = z.infer<typeof PetStatus>;
 
-/** The `status` query filter: one status, or several by repeating the parameter. */
+/** The `status` query filter: one status, or several by repeating the parameter (repeats are ignored). */
 export const statusQuery = z
 	.union([PetStatus, z.array(PetStatus)])
-	.transform((value) => [value].flat())
+	.transform((value) => [...new Set([value].flat())])
 	.optional()
 	.openapi({
 		type: "array",
