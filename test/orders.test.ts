@@ -100,6 +100,16 @@ describe("POST /store/orders", () => {
 			{ shipDate: "2026-12-24T25:00:00Z" },
 			"body.shipDate",
 		],
+		[
+			"a date before year 1 in UTC",
+			{ shipDate: "0001-01-01T00:30:00+01:00" },
+			"body.shipDate",
+		],
+		[
+			"a date past year 9999 in UTC",
+			{ shipDate: "9999-12-31T23:30:00-01:00" },
+			"body.shipDate",
+		],
 		["a complete flag", { complete: true }, "body.complete"],
 		["an unknown field", { coupon: "FREE" }, "body.coupon"],
 	])("rejects %s", async (_, fields, path) => {
@@ -111,6 +121,21 @@ describe("POST /store/orders", () => {
 		);
 		expect(error.details?.map((detail) => detail.path)).toContain(path);
 		expect(await stockOf(pet.id)).toBe(5);
+	});
+
+	it("accepts the first and last instants of four-digit years", async () => {
+		const pet = await stockedPet(2);
+		for (const shipDate of [
+			"0001-01-01T00:00:00.000Z",
+			"9999-12-31T23:59:59.999Z",
+		]) {
+			const response = await placeOrder({
+				petId: pet.id,
+				quantity: 1,
+				shipDate,
+			});
+			expect((await response.json<Order>()).shipDate).toBe(shipDate);
+		}
 	});
 
 	it("accepts a quantity of exactly 1000", async () => {

@@ -2,10 +2,18 @@ import { z } from "@hono/zod-openapi";
 import { Id } from "./id";
 import { limits } from "./limits";
 
+/** The instants whose UTC form is still a four-digit-year RFC 3339 date-time. */
+const firstInstant = Date.parse("0001-01-01T00:00:00Z");
+const lastInstant = Date.parse("9999-12-31T23:59:59.999Z");
+
 /** An ISO 8601 date-time with an offset that names a real instant; normalised to UTC. */
 const ShipDate = z.iso
 	.datetime({ offset: true })
 	.refine((value) => !Number.isNaN(Date.parse(value)), "is not a real date")
+	.refine((value) => {
+		const instant = Date.parse(value);
+		return instant >= firstInstant && instant <= lastInstant;
+	}, "must fall between years 0001 and 9999 in UTC")
 	.openapi({
 		format: "date-time",
 		description: "ISO 8601 date-time; answered in UTC.",
