@@ -25,6 +25,7 @@ describe("Idempotency-Key on POST /store/orders", () => {
 		expect(retry.status).toBe(201);
 		expect(retry.headers.get("idempotency-replayed")).toBe("true");
 		expect(retry.headers.get("location")).toBe(`/store/orders/${body.id}`);
+		expect(retry.headers.get("etag")).toBe(first.headers.get("etag"));
 		expect(await retry.json()).toEqual(body);
 		expect(await stockOf(pet.id)).toBe(7);
 		expect(await ordersOf(pet.id)).toHaveLength(1);
@@ -32,9 +33,11 @@ describe("Idempotency-Key on POST /store/orders", () => {
 
 	it("replays the first response even after the order changed", async () => {
 		const pet = await stockedPet(10);
-		const first = await (
-			await placeOrder({ petId: pet.id, quantity: 1 }, "changed-1")
-		).json<Order>();
+		const placed = await placeOrder(
+			{ petId: pet.id, quantity: 1 },
+			"changed-1",
+		);
+		const first = await placed.json<Order>();
 		await api(`/store/orders/${first.id}`, {
 			method: "PATCH",
 			headers: { "content-type": "application/json" },
@@ -42,6 +45,10 @@ describe("Idempotency-Key on POST /store/orders", () => {
 		});
 		const retry = await placeOrder({ petId: pet.id, quantity: 1 }, "changed-1");
 		expect(await retry.json()).toEqual(first);
+		expect(retry.headers.get("etag")).toBe(placed.headers.get("etag"));
+		expect(
+			(await api(`/store/orders/${first.id}`)).headers.get("etag"),
+		).not.toBe(placed.headers.get("etag"));
 	});
 
 	it("answers 422 idempotency_key_reused for the same key with another body", async () => {

@@ -107,9 +107,10 @@ export const idempotencyKeys = sqliteTable(
 		key: text("key").primaryKey(),
 		/** SHA-256 of the operation and its canonical JSON body. */
 		requestHash: text("request_hash").notNull(),
-		status: integer("status").notNull(),
 		/** The response body, as sent. */
 		body: text("body").notNull(),
+		/** The response's ETag, as sent (absent from records stored before it was kept). */
+		etag: text("etag"),
 		/** Unix milliseconds. */
 		createdAt: integer("created_at").notNull(),
 	},

@@ -14,7 +14,7 @@ export const idempotencyHeaders = z.object({
 		.openapi({
 			param: { name: "Idempotency-Key", in: "header" },
 			description:
-				"Makes retries safe: a repeat with the same key and body within 24 hours replays the first response.",
+				"Makes retries safe: a repeat with the same key and body within 24 hours replays the placed order's response. A placement that failed is not recorded, so its retry is tried afresh.",
 			example: "7f9c2ba4-e88f-4a1b-9d3c-2a8c5e6b1f00",
 		}),
 });

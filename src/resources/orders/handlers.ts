@@ -54,7 +54,9 @@ export const placeOrder: AppRouteHandler<typeof routes.placeOrder> = async (
 				"This Idempotency-Key was used with a different request.",
 			);
 		}
-		const order: Order = JSON.parse(result.replay.body);
+		const { body, etag } = result.replay;
+		if (etag) c.header("ETag", etag);
+		const order: Order = JSON.parse(body);
 		return c.json(order, 201, {
 			Location: location(order),
 			"Idempotency-Replayed": "true",

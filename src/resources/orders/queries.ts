@@ -69,7 +69,7 @@ export type Placement = {
 
 export type PlacementResult =
 	| { placed: TaggedOrder }
-	| { replay: { requestHash: string; status: number; body: string } }
+	| { replay: { requestHash: string; body: string; etag: string | null } }
 	| { failure: "unknown_pet" | "pet_not_available" | "insufficient_stock" };
 
 /**
@@ -139,10 +139,10 @@ export const placeOrder = async (
 					requestHash: sql`${placement.idempotency?.requestHash ?? null}`.as(
 						"request_hash",
 					),
-					status: sql`201`.as("status"),
 					body: sql`json_object('id', ${orders.id}, 'petId', ${orders.petId}, 'quantity', ${orders.quantity}, 'shipDate', ${orders.shipDate}, 'complete', json('false'))`.as(
 						"body",
 					),
+					etag: sql`${orderETag}`.as("etag"),
 					createdAt: sql`${placement.now}`.as("created_at"),
 				})
 				.from(orders)
