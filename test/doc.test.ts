@@ -51,7 +51,12 @@ describe("GET /doc", () => {
 			properties: {
 				name: { type: "string", minLength: 1, maxLength: 100 },
 				categoryId: int64,
-				status: { $ref: "#/components/schemas/PetStatus" },
+				status: {
+					allOf: [
+						{ $ref: "#/components/schemas/PetStatus" },
+						{ default: "available" },
+					],
+				},
 			},
 		});
 		expect(schemas.Pet).toMatchObject({

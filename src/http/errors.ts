@@ -64,8 +64,11 @@ const errorResponse = (c: Context, error: ApiError) =>
 		error.headers,
 	);
 
-/** Framework exceptions (body parsing, media type gate) carry no code of ours: name them here. */
-const fromHttpException = (error: HTTPException): ApiError => {
+/**
+ * Framework exceptions (body parsing, media type gate) carry no code of ours: name them here. Any other is
+ * unexpected, and is answered like any other failure.
+ */
+const fromHttpException = (error: HTTPException): ApiError | undefined => {
 	switch (error.status) {
 		case 400:
 			return new ApiError(
@@ -77,15 +80,13 @@ const fromHttpException = (error: HTTPException): ApiError => {
 				"unsupported_media_type",
 				"The request body must be application/json.",
 			);
-		default:
-			return new ApiError("internal_error", error.message);
 	}
 };
 
 export const onError: ErrorHandler = (error, c) => {
-	if (error instanceof ApiError) return errorResponse(c, error);
-	if (error instanceof HTTPException)
-		return errorResponse(c, fromHttpException(error));
+	const known =
+		error instanceof HTTPException ? fromHttpException(error) : error;
+	if (known instanceof ApiError) return errorResponse(c, known);
 	const requestId: string = c.get("requestId");
 	console.error(
 		JSON.stringify({

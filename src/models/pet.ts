@@ -16,8 +16,16 @@ const fields = {
 	status: PetStatus,
 };
 
+const initialStatus: PetStatus = "available";
+
 export const NewPet = z
-	.strictObject({ ...fields, status: fields.status.default("available") })
+	.strictObject({
+		...fields,
+		// The document keeps a default of a referenced schema only when told again.
+		status: fields.status
+			.default(initialStatus)
+			.openapi({ default: initialStatus }),
+	})
 	.openapi("NewPet", {
 		example: { name: "Rex", categoryId: 1, status: "available" },
 	});

@@ -3,6 +3,7 @@ import fc from "fast-check";
 /** The subset of OpenAPI 3.0 schema objects that the document's component schemas use. */
 export type JsonSchema = {
 	$ref?: string;
+	allOf?: JsonSchema[];
 	type?: "string" | "integer" | "number" | "boolean" | "object" | "array";
 	enum?: unknown[];
 	format?: string;
@@ -34,6 +35,14 @@ export const arbitraryOf = (
 	if (schema.$ref) {
 		const name = schema.$ref.replace("#/components/schemas/", "");
 		return arbitraryOf(components[name], components);
+	}
+	if (schema.allOf) {
+		// The document's allOf only adds annotations (a default) to a referenced schema.
+		const [base, ...annotations] = schema.allOf;
+		const resolved = base.$ref
+			? components[base.$ref.replace("#/components/schemas/", "")]
+			: base;
+		return arbitraryOf(Object.assign({}, resolved, ...annotations), components);
 	}
 	if (schema.enum) return fc.constantFrom(...schema.enum);
 	switch (schema.type) {

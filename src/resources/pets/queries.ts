@@ -107,19 +107,16 @@ export const updatePet = async (
 	ifMatch: string[] | undefined,
 ): Promise<PetUpdate> => {
 	const current = matchesETag(petETag, ifMatch);
-	const conditions = {
-		...rowState(pets, eq(pets.id, id), current),
-		category:
-			changes.categoryId === undefined
-				? sql`1`
-				: exists(categories, eq(categories.id, changes.categoryId)),
-	};
+	const categoryExists =
+		changes.categoryId === undefined
+			? sql`1`
+			: exists(categories, eq(categories.id, changes.categoryId));
 	const [[state], [updated]] = await db.batch([
-		probe(db, conditions),
+		probe(db, rowState(pets, eq(pets.id, id), current)),
 		db
 			.update(pets)
 			.set({ ...changes, version: bump(pets.version) })
-			.where(and(eq(pets.id, id), current, conditions.category))
+			.where(and(eq(pets.id, id), current, categoryExists))
 			.returning(petWithETag),
 	]);
 	if (updated) return { pet: updated };
