@@ -185,6 +185,31 @@ describe("GET /doc", () => {
 		}
 	});
 
+	it("documents the headers of every response: X-Request-Id, and those of 401 and 429", async () => {
+		type Header = { required?: boolean; schema: { type: string } };
+		for (const operation of operations(await document())) {
+			const responses = operation.responses as Record<
+				string,
+				{ headers?: Record<string, Header> }
+			>;
+			for (const [status, response] of Object.entries(responses)) {
+				expect(
+					response.headers?.["X-Request-Id"],
+					`${operation.operationId} ${status}`,
+				).toMatchObject({ required: true });
+			}
+			if (operation.method === "get") continue;
+			expect(responses[401].headers?.["WWW-Authenticate"]).toMatchObject({
+				required: true,
+			});
+			expect(responses[429].headers?.["Retry-After"]).toMatchObject({
+				required: true,
+				schema: { type: "integer" },
+			});
+			expect(responses, operation.operationId).toHaveProperty("413");
+		}
+	});
+
 	it("describes every operation, with an example for each request body", async () => {
 		const doc = await document();
 		const { schemas } = doc.components;

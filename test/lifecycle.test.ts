@@ -87,5 +87,26 @@ describe("lifecycle in the document", () => {
 			"x-deprecated-sunset": "2027-06-30",
 			responses: { 410: { description: expect.stringContaining("gone") } },
 		});
+		expect(deprecated[0].description).toBe(
+			"One pet. Deprecated since 2026-11-20; after 2027-06-30 it answers 410 `gone`.",
+		);
+	});
+
+	it("documents Deprecation, Sunset and Link on every response of getPetById", async () => {
+		const doc = await (await api("/doc")).json<{
+			paths: Record<
+				string,
+				Record<string, { responses: Record<string, { headers?: object }> }>
+			>;
+		}>();
+		const { responses } = doc.paths["/pets/{petId}"].get;
+		for (const [status, response] of Object.entries(responses)) {
+			expect(Object.keys(response.headers ?? {}), status).toEqual(
+				expect.arrayContaining(["Deprecation", "Sunset", "Link"]),
+			);
+		}
+		expect(
+			doc.paths["/pets/{petId}"].put.responses[200].headers,
+		).not.toHaveProperty("Sunset");
 	});
 });

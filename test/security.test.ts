@@ -141,6 +141,16 @@ describe("request bodies", () => {
 		);
 	});
 
+	it("answers 413 to a write that takes no body, and deletes nothing", async () => {
+		const category = await createCategory();
+		await expectError(
+			await api(`/categories/${category.id}`, { method: "DELETE", body: big }),
+			413,
+			"payload_too_large",
+		);
+		expect((await api(`/categories/${category.id}`)).status).toBe(200);
+	});
+
 	it("answers 413 for a streamed body without Content-Length", async () => {
 		const chunk = new TextEncoder().encode("x".repeat(1024));
 		let sent = 0;

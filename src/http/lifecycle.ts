@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "./errors";
+import type { ResponseHeader } from "./responses";
 
 /** How an operation stands in its life: declared once on the route, it drives the document and the headers. */
 export type Lifecycle = {
@@ -23,6 +24,32 @@ export const lifecycleMarkers = ({
 	}),
 	...(stability && { "x-stability": stability }),
 });
+
+/** The sentence that a deprecated operation's description ends with. */
+export const deprecationNote = ({
+	since,
+	sunset,
+}: NonNullable<Lifecycle["deprecated"]>) =>
+	`Deprecated since ${since}; after ${sunset} it answers 410 \`gone\`.`;
+
+/** Documents the headers of {@link deprecationHeaders}. */
+export const deprecationResponseHeaders = {
+	Deprecation: {
+		required: true,
+		description: "When the operation was deprecated (RFC 9745).",
+		schema: { type: "string" },
+	},
+	Sunset: {
+		required: true,
+		description: "When the operation stops answering (RFC 8594).",
+		schema: { type: "string" },
+	},
+	Link: {
+		required: true,
+		description: 'Where the deprecation is documented (`rel="deprecation"`).',
+		schema: { type: "string" },
+	},
+} satisfies Record<string, ResponseHeader>;
 
 /**
  * Sends `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link rel="deprecation"` on every response of a

@@ -6,11 +6,13 @@ import { notModified } from "./conditional";
 import type { ErrorCode } from "./errors";
 import {
 	deprecationHeaders,
+	deprecationNote,
+	deprecationResponseHeaders,
 	type Lifecycle,
 	lifecycleMarkers,
 } from "./lifecycle";
 import { limitWrites } from "./rate-limit";
-import { errorResponses } from "./responses";
+import { errorResponses, everyResponseHeaders } from "./responses";
 import { bookmarkParam, bookmarkResponseHeader } from "./session";
 
 type ApiRouteConfig = Omit<RouteConfig, "middleware" | "security" | "tags"> & {
@@ -65,7 +67,8 @@ const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
 /**
  * `createRoute` with the API's cross-cutting metadata derived in one place: writes get rate limiting, the
  * bearer token check and its security requirement; single resources their ETag, `If-None-Match` and
- * `If-Match`; deprecated routes their headers; every route the error responses it can answer.
+ * `If-Match`; deprecated routes their headers and the note on their sunset; every route the error responses
+ * it can answer and the headers of every response.
  */
 export const apiRoute = <const R extends ApiRouteConfig>(
 	route: R,
@@ -76,14 +79,11 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	const write = config.method !== "get";
 	const item = config.request?.params !== undefined;
 	if (config.request?.body) {
-		implied.push(
-			"malformed_json",
-			"unsupported_media_type",
-			"payload_too_large",
-		);
+		implied.push("malformed_json", "unsupported_media_type");
 	}
 	if (write) {
-		implied.push("rate_limited", "unauthorized");
+		// Every request body is size-limited, including those an operation ignores.
+		implied.push("payload_too_large", "rate_limited", "unauthorized");
 		middleware.push(limitWrites, requireToken);
 	}
 	let headers = bookmarkParam;
@@ -110,7 +110,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 			deprecationHeaders(lifecycle.deprecated, documentationOf(route)),
 		);
 	}
-	const responses = Object.fromEntries(
+	const successes = Object.fromEntries(
 		Object.entries(config.responses).map(([status, response]) => [
 			status,
 			{
@@ -125,18 +125,37 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 			},
 		]),
 	);
+	const onEveryResponse = {
+		...everyResponseHeaders,
+		...(lifecycle?.deprecated && deprecationResponseHeaders),
+	};
+	const responses = Object.fromEntries(
+		Object.entries({
+			...successes,
+			...(item && !write && { 304: { description: "Not modified." } }),
+			...errorResponses(...implied, ...errors),
+		}).map(([status, response]) => [
+			status,
+			{
+				...response,
+				headers: {
+					...onEveryResponse,
+					...("headers" in response && response.headers),
+				},
+			},
+		]),
+	);
 	return createRoute({
 		...config,
+		description: lifecycle?.deprecated
+			? `${config.description} ${deprecationNote(lifecycle.deprecated)}`
+			: config.description,
 		tags: [tag],
 		...lifecycleMarkers(lifecycle),
 		// Reads state that they need no credentials: an empty requirement, not an absent one.
 		security: write ? bearer : [],
 		middleware,
 		request,
-		responses: {
-			...responses,
-			...(item && !write && { 304: { description: "Not modified." } }),
-			...errorResponses(...implied, ...errors),
-		},
+		responses,
 	});
 };

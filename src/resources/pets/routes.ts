@@ -56,8 +56,7 @@ export const getPetById = apiRoute({
 	operationId: "getPetById",
 	tag,
 	summary: "Find a pet by id",
-	description:
-		"One pet. Deprecated since 2026-11-20; from 2027-07-01 it answers 410 `gone`.",
+	description: "One pet.",
 	lifecycle: { deprecated: { since: "2026-11-20", sunset: "2027-06-30" } },
 	request: { params },
 	errors: ["not_found"],
