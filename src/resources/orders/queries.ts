@@ -74,71 +74,81 @@ export type PlacementResult =
 
 /**
  * Places an order in one atomic batch: the stock is taken only while it covers the quantity, the pet is
- * available and the idempotency key is unused; the order and its idempotency record are stored only when the
- * stock was taken. A probe read first says why nothing happened.
+ * available and the idempotency key (if any) is unused; the order and its idempotency record are stored only
+ * when the stock was taken. A probe read first says why nothing happened.
  */
 export const placeOrder = async (
 	db: Db,
 	placement: Placement,
 ): Promise<PlacementResult> => {
-	const key = placement.idempotency?.key ?? null;
-	const keyUsed = exists(idempotencyKeys, sql`${idempotencyKeys.key} = ${key}`);
+	const { petId, quantity, idempotency } = placement;
 	const petAvailable = exists(
 		pets,
-		and(eq(pets.id, placement.petId), eq(pets.status, "available")),
+		and(eq(pets.id, petId), eq(pets.status, "available")),
 	);
-	const [, [found], record, , [placed]] = await db.batch([
+	const why = probe(db, {
+		pet: exists(pets, eq(pets.id, petId)),
+		petAvailable,
+	});
+	const keyed = idempotency && {
+		...idempotency,
+		record: sql`${idempotencyKeys.key} = ${idempotency.key}`,
+	};
+	const take = db
+		.update(inventory)
+		.set({
+			quantity: sql`${inventory.quantity} - ${quantity}`,
+			version: bump(inventory.version),
+		})
+		.where(
+			and(
+				eq(inventory.petId, petId),
+				sql`${inventory.quantity} >= ${quantity}`,
+				petAvailable,
+				keyed && not(exists(idempotencyKeys, keyed.record)),
+			),
+		);
+	// changes() is the stock update's: the order exists only if the stock was taken.
+	const place = db
+		.insert(orders)
+		.select(
+			db
+				.select({
+					id: autoId,
+					petId: sql`${petId}`.as("pet_id"),
+					quantity: sql`${quantity}`.as("quantity"),
+					shipDate: sql`${placement.shipDate}`.as("ship_date"),
+					complete: sql`0`.as("complete"),
+					version: sql`1`.as("version"),
+				})
+				.from(oneRow)
+				.where(sql`changes() = 1`),
+		)
+		.returning(orderWithETag);
+	const failure = (found: { pet: boolean; petAvailable: boolean }) => {
+		if (!found.pet) return { failure: "unknown_pet" } as const;
+		if (!found.petAvailable) return { failure: "pet_not_available" } as const;
+		return { failure: "insufficient_stock" } as const;
+	};
+
+	if (!keyed) {
+		const [[found], , [placed]] = await db.batch([why, take, place]);
+		return placed ? { placed } : failure(found);
+	}
+	const [, [found], [replay], , [placed]] = await db.batch([
 		db
 			.delete(idempotencyKeys)
 			.where(lt(idempotencyKeys.createdAt, placement.expiredBefore)),
-		probe(db, {
-			pet: exists(pets, eq(pets.id, placement.petId)),
-			petAvailable,
-		}),
-		db
-			.select()
-			.from(idempotencyKeys)
-			.where(sql`${idempotencyKeys.key} = ${key}`),
-		db
-			.update(inventory)
-			.set({
-				quantity: sql`${inventory.quantity} - ${placement.quantity}`,
-				version: bump(inventory.version),
-			})
-			.where(
-				and(
-					eq(inventory.petId, placement.petId),
-					sql`${inventory.quantity} >= ${placement.quantity}`,
-					petAvailable,
-					not(keyUsed),
-				),
-			)
-			.returning({ quantity: inventory.quantity }),
-		// changes() is the stock update's: the order exists only if the stock was taken.
-		db
-			.insert(orders)
-			.select(
-				db
-					.select({
-						id: autoId,
-						petId: sql`${placement.petId}`.as("pet_id"),
-						quantity: sql`${placement.quantity}`.as("quantity"),
-						shipDate: sql`${placement.shipDate}`.as("ship_date"),
-						complete: sql`0`.as("complete"),
-						version: sql`1`.as("version"),
-					})
-					.from(oneRow)
-					.where(sql`changes() = 1`),
-			)
-			.returning(orderWithETag),
-		// The response body as the API sends it, so that a retry replays it byte for byte.
+		why,
+		db.select().from(idempotencyKeys).where(keyed.record),
+		take,
+		place,
+		// The response as the API sends it, so that a retry replays it byte for byte.
 		db.insert(idempotencyKeys).select(
 			db
 				.select({
-					key: sql`${key}`.as("key"),
-					requestHash: sql`${placement.idempotency?.requestHash ?? null}`.as(
-						"request_hash",
-					),
+					key: sql`${keyed.key}`.as("key"),
+					requestHash: sql`${keyed.requestHash}`.as("request_hash"),
 					body: sql`json_object('id', ${orders.id}, 'petId', ${orders.petId}, 'quantity', ${orders.quantity}, 'shipDate', ${orders.shipDate}, 'complete', json('false'))`.as(
 						"body",
 					),
@@ -147,19 +157,13 @@ export const placeOrder = async (
 				})
 				.from(orders)
 				.where(
-					and(
-						sql`${key} IS NOT NULL`,
-						eq(orders.id, sql`last_insert_rowid()`),
-						sql`changes() = 1`,
-					),
+					and(eq(orders.id, sql`last_insert_rowid()`), sql`changes() = 1`),
 				),
 		),
 	]);
 	if (placed) return { placed };
-	if (record[0]) return { replay: record[0] };
-	if (!found.pet) return { failure: "unknown_pet" };
-	if (!found.petAvailable) return { failure: "pet_not_available" };
-	return { failure: "insufficient_stock" };
+	if (replay) return { replay };
+	return failure(found);
 };
 
 export type OrderChange =
