@@ -23,6 +23,14 @@ const appConfig = async () => {
 			name: config.name,
 			main: config.main,
 			compatibility_date: config.compatibility_date,
+			minify: config.minify,
+			keep_names: config.keep_names,
+			alias: Object.fromEntries(
+				Object.entries(config.alias ?? {}).map(([from, to]) => [
+					from,
+					join(root, to),
+				]),
+			),
 			d1_databases: config.d1_databases.map((db) => ({
 				...db,
 				migrations_dir: join(root, db.migrations_dir),
@@ -37,9 +45,32 @@ const appConfig = async () => {
 	return file;
 };
 
+const floorConfig = join(root, "test/bench/wrangler.toml");
+
+/** The floor without the platform calls the contract requires (the log line, the rate limiter). */
+const bareConfig = async () => {
+	const config = unstable_readConfig({ config: floorConfig });
+	const file = join(work, "bare.wrangler.json");
+	await writeFile(
+		file,
+		JSON.stringify({
+			name: "petstore-bare-floor",
+			main: config.main,
+			compatibility_date: config.compatibility_date,
+			d1_databases: config.d1_databases.map((db) => ({
+				...db,
+				migrations_dir: join(root, "test/bench", db.migrations_dir),
+			})),
+			vars: { BARE: "true" },
+		}),
+	);
+	return file;
+};
+
 const sides = {
 	app: { config: await appConfig(), port: 8791 },
-	floor: { config: join(root, "test/bench/wrangler.toml"), port: 8792 },
+	floor: { config: floorConfig, port: 8792 },
+	bare: { config: await bareConfig(), port: 8793 },
 };
 
 const bundleKiB = (config) => {
@@ -146,11 +177,11 @@ console.log(
 );
 const bundle = {
 	app: bundleKiB(sides.app.config),
-	floor: bundleKiB(sides.floor.config),
+	floor: bundleKiB(floorConfig),
 };
 const startup = {
 	app: startupMs(sides.app.config),
-	floor: startupMs(sides.floor.config),
+	floor: startupMs(floorConfig),
 };
 const inRuntime = runtime();
 
@@ -161,7 +192,9 @@ try {
 		servers.push(await startWranglerDev({ ...side, seed, probe: "/pets/1" }));
 	}
 	for (const [scenario, request] of Object.entries(scenarios)) {
-		const samples = { app: [], floor: [] };
+		const samples = Object.fromEntries(
+			Object.keys(sides).map((name) => [name, []]),
+		);
 		for (let round = 0; round < rounds; round++) {
 			for (const [index, name] of Object.keys(sides).entries()) {
 				samples[name].push(await load(servers[index].base, request));
@@ -185,20 +218,19 @@ try {
 
 const f = (value, digits = 1) => value.toFixed(digits);
 const rows = Object.keys(scenarios).map((scenario) => {
-	const { app, floor } = loaded[scenario];
+	const { app, floor, bare } = loaded[scenario];
 	const cpu = inRuntime.find((r) => r.scenario === scenario);
 	return {
 		scenario,
-		"app req/s": f(app.rps, 0),
-		"floor req/s": f(floor.rps, 0),
+		"req/s app/floor/bare": `${f(app.rps, 0)}/${f(floor.rps, 0)}/${f(bare.rps, 0)}`,
 		"req/s ratio": f(app.rps / floor.rps, 2),
-		"app p50/p99 ms": `${f(app.p50)}/${f(app.p99)}`,
-		"floor p50/p99 ms": `${f(floor.p50)}/${f(floor.p99)}`,
-		"app ms/req in runtime": f(cpu.appMs, 2),
-		"floor ms/req in runtime": f(cpu.floorMs, 2),
-		"runtime ratio (floor/app)": f(cpu.floorMs / cpu.appMs, 2),
+		"vs bare": f(app.rps / bare.rps, 2),
+		"p50/p99 ms app": `${f(app.p50)}/${f(app.p99)}`,
+		"p50/p99 ms floor": `${f(floor.p50)}/${f(floor.p99)}`,
+		"runtime ms/req app/floor": `${f(cpu.appMs, 2)}/${f(cpu.floorMs, 2)}`,
+		"runtime ratio": f(cpu.floorMs / cpu.appMs, 2),
 		"D1 calls app/floor": `${cpu.appD1Calls}/${cpu.floorD1Calls}`,
-		"non-2xx app/floor": `${app.failures}/${floor.failures}`,
+		"non-2xx": `${app.failures}/${floor.failures}/${bare.failures}`,
 	};
 });
 console.table(rows);

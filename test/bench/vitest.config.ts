@@ -27,7 +27,8 @@ export default defineConfig(async () => ({
 		root: import.meta.dirname,
 		include: ["runtime.bench.ts"],
 		setupFiles: ["../setup/apply-migrations.ts"],
-		silent: false,
+		// Only the result line: both sides log every request.
+		onConsoleLog: (log: string) => log.startsWith("BENCH "),
 		testTimeout: 300_000,
 	},
 }));
