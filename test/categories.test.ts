@@ -42,6 +42,32 @@ describe("POST /categories", () => {
 	});
 
 	it.each([
+		["Öl-Äffchen", "öl-äffchen"],
+		["Straße", "STRASSE"],
+		["ΟΔΟΣ", "οδοσ"],
+		["Ǆemal", "ǆemal"],
+	])("treats %s and %s as the same name", async (first, second) => {
+		const suffix = uniqueName("");
+		await createCategory(`${first}${suffix}`);
+		await expectError(
+			await send("POST", "/categories", { name: `${second}${suffix}` }),
+			409,
+			"category_exists",
+		);
+	});
+
+	it("compares a renamed category by its new name", async () => {
+		const category = await createCategory();
+		const name = uniqueName("Ñandú");
+		await send("PATCH", `/categories/${category.id}`, { name });
+		await expectError(
+			await send("POST", "/categories", { name: name.toUpperCase() }),
+			409,
+			"category_exists",
+		);
+	});
+
+	it.each([
 		["an empty name", { name: "" }, "body.name"],
 		["a blank name", { name: "  " }, "body.name"],
 		["a name over 50 characters", { name: "x".repeat(51) }, "body.name"],

@@ -330,6 +330,18 @@ describe("GET /pets", () => {
 		]);
 	});
 
+	it("folds letter case in any script", async () => {
+		const pet = await createPet(cats.id, { name: "Ärgerlicher Kater" });
+		expect(await names(`categoryId=${cats.id}&name=ÄRGERLICH`)).toEqual([
+			pet.name,
+		]);
+		expect(await names(`categoryId=${cats.id}&name=ärger`)).toEqual([pet.name]);
+		await send("PATCH", `/pets/${pet.id}`, { name: "Übermut" });
+		expect(await names(`categoryId=${cats.id}&name=ÜBER`)).toEqual(["Übermut"]);
+		expect(await names(`categoryId=${cats.id}&name=ärger`)).toEqual([]);
+		await send("DELETE", `/pets/${pet.id}`);
+	});
+
 	it("matches % and _ in the name filter literally", async () => {
 		expect(
 			await names(`categoryId=${cats.id}&name=${encodeURIComponent("%")}`),

@@ -21,11 +21,13 @@ export const categories = sqliteTable(
 	{
 		id: integer("id").primaryKey({ autoIncrement: true }),
 		name: text("name").notNull(),
+		/** The name folded for comparison ({@link nameKey}): what makes names unique case-insensitively. */
+		nameKey: text("name_key").notNull(),
 		description: text("description"),
 		version: version(),
 	},
 	(t) => [
-		uniqueIndex("categories_name_unique").on(sql`lower(${t.name})`),
+		uniqueIndex("categories_name_key_unique").on(t.nameKey),
 		check(
 			"categories_name_length",
 			sql`length(${t.name}) BETWEEN 1 AND ${sql.raw(String(limits.categoryName))}`,
@@ -42,6 +44,8 @@ export const pets = sqliteTable(
 	{
 		id: integer("id").primaryKey({ autoIncrement: true }),
 		name: text("name").notNull(),
+		/** The name folded for comparison ({@link nameKey}), which the name filter searches. */
+		nameKey: text("name_key").notNull(),
 		categoryId: integer("category_id")
 			.notNull()
 			.references(() => categories.id, { onDelete: "restrict" }),

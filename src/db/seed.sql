@@ -1,14 +1,15 @@
 -- Sample data for local development only (applied by `npm run dev`, never by production migrations).
 -- Each statement fills its table only while it is empty, so a second start neither fails nor duplicates.
-INSERT INTO categories (id, name, description)
-SELECT column1, column2, column3 FROM (VALUES
+-- The names are ASCII, so lower() folds them as the Worker does (src/db/name-key.ts).
+INSERT INTO categories (id, name, name_key, description)
+SELECT column1, column2, lower(column2), column3 FROM (VALUES
   (1, 'Dog', 'Loyal companions.'),
   (2, 'Cat', 'Independent spirits.'),
   (3, 'Rabbit', 'Quiet and curious.'))
 WHERE NOT EXISTS (SELECT 1 FROM categories);
 
-INSERT INTO pets (id, name, category_id, status)
-SELECT v.column1, v.column2, v.column3, v.column4 FROM (VALUES
+INSERT INTO pets (id, name, name_key, category_id, status)
+SELECT v.column1, v.column2, lower(v.column2), v.column3, v.column4 FROM (VALUES
   (1, 'Rex', 1, 'available'),
   (2, 'Bella', 1, 'available'),
   (3, 'Milo', 2, 'available'),

@@ -5,7 +5,7 @@ import { name, text } from "./text";
 
 const fields = {
 	name: name(limits.categoryName).openapi({
-		description: "Unique, compared case-insensitively.",
+		description: "Unique, compared case-insensitively in any script.",
 		example: "Dog",
 	}),
 	description: text(limits.categoryDescription)

@@ -29,8 +29,12 @@ const answer = async (request: Request, env: FloorEnv): Promise<Response> => {
 		const body = await request.json<{ name: string; categoryId: number }>();
 		const [inserted] = await env.DB.batch([
 			env.DB.prepare(
-				"INSERT INTO pets (name, category_id, status) SELECT ?, id, 'available' FROM categories WHERE id = ? RETURNING id, name, category_id AS categoryId, status",
-			).bind(body.name, body.categoryId),
+				"INSERT INTO pets (name, name_key, category_id, status) SELECT ?, ?, id, 'available' FROM categories WHERE id = ? RETURNING id, name, category_id AS categoryId, status",
+			).bind(
+				body.name,
+				body.name.normalize("NFC").toUpperCase().toLowerCase(),
+				body.categoryId,
+			),
 			env.DB.prepare(
 				"INSERT INTO inventory (pet_id, quantity) SELECT id, 0 FROM pets WHERE id = last_insert_rowid() AND changes() = 1",
 			),

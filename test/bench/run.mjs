@@ -121,7 +121,7 @@ const runtime = () => {
 };
 
 const seed =
-	"INSERT INTO categories (id, name) VALUES (1, 'Bench'); INSERT INTO pets (id, name, category_id, status) VALUES (1, 'Bench', 1, 'available'); INSERT INTO inventory (pet_id, quantity) VALUES (1, 1000000);";
+	"INSERT INTO categories (id, name, name_key) VALUES (1, 'Bench', 'bench'); INSERT INTO pets (id, name, name_key, category_id, status) VALUES (1, 'Bench', 'bench', 1, 'available'); INSERT INTO inventory (pet_id, quantity) VALUES (1, 1000000);";
 
 const scenarios = {
 	"GET /pets/{petId}": () => ({ path: "/pets/1" }),

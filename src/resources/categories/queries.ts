@@ -1,5 +1,6 @@
 import { and, eq, gt, ne, not, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { nameKey, withNameKey } from "../../db/name-key";
 import {
 	autoId,
 	bump,
@@ -32,7 +33,7 @@ const nameTaken = (name: string, exceptId?: number): SQL =>
 	exists(
 		categories,
 		and(
-			sql`lower(${categories.name}) = lower(${name})`,
+			eq(categories.nameKey, nameKey(name)),
 			exceptId === undefined ? undefined : ne(categories.id, exceptId),
 		),
 	);
@@ -74,6 +75,7 @@ export const createCategory = async (
 				.select({
 					id: autoId,
 					name: sql`${fields.name}`.as("name"),
+					nameKey: sql`${nameKey(fields.name)}`.as("name_key"),
 					description: sql`${fields.description ?? null}`.as("description"),
 					version: sql`1`.as("version"),
 				})
@@ -104,7 +106,7 @@ export const updateCategory = async (
 		}),
 		db
 			.update(categories)
-			.set({ ...changes, version: bump(categories.version) })
+			.set({ ...withNameKey(changes), version: bump(categories.version) })
 			.where(and(eq(categories.id, id), current, not(taken)))
 			.returning(categoryWithETag),
 	]);

@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, not, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { nameKey, withNameKey } from "../../db/name-key";
 import {
 	autoId,
 	bump,
@@ -47,7 +48,7 @@ export const listPets = (db: Db, filter: PetFilter) =>
 				// instr() rather than LIKE: `%` and `_` in the filter match literally.
 				filter.name === undefined
 					? undefined
-					: sql`instr(lower(${pets.name}), lower(${filter.name})) > 0`,
+					: sql`instr(${pets.nameKey}, ${nameKey(filter.name)}) > 0`,
 			),
 		)
 		.orderBy(pets.id)
@@ -69,6 +70,7 @@ export const createPet = async (
 					.select({
 						id: autoId,
 						name: sql`${fields.name}`.as("name"),
+						nameKey: sql`${nameKey(fields.name)}`.as("name_key"),
 						categoryId: categories.id,
 						status: sql`${fields.status}`.as("status"),
 						version: sql`1`.as("version"),
@@ -115,7 +117,7 @@ export const updatePet = async (
 		probe(db, rowState(pets, eq(pets.id, id), current)),
 		db
 			.update(pets)
-			.set({ ...changes, version: bump(pets.version) })
+			.set({ ...withNameKey(changes), version: bump(pets.version) })
 			.where(and(eq(pets.id, id), current, categoryExists))
 			.returning(petWithETag),
 	]);
