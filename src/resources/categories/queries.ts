@@ -1,6 +1,5 @@
 import { and, eq, gt, ne, not, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { nameKey, withNameKey } from "../../db/name-key";
 import {
 	autoId,
 	bump,
@@ -11,6 +10,7 @@ import {
 	probe,
 	rowState,
 } from "../../db/conditional";
+import { nameKey, withNameKey } from "../../db/name-key";
 import { categories, pets } from "../../db/schema";
 import type { Category, NewCategory } from "../../models/category";
 

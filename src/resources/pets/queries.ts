@@ -1,6 +1,5 @@
 import { and, eq, gt, inArray, not, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { nameKey, withNameKey } from "../../db/name-key";
 import {
 	autoId,
 	bump,
@@ -10,6 +9,7 @@ import {
 	probe,
 	rowState,
 } from "../../db/conditional";
+import { nameKey, withNameKey } from "../../db/name-key";
 import { categories, inventory, orders, pets } from "../../db/schema";
 import type { NewPet, Pet, PetPatch } from "../../models/pet";
 import type { PetStatus } from "../../models/pet-status";
