@@ -12,6 +12,7 @@ export default defineConfig(async () => ({
 					TEST_MIGRATIONS: await readD1Migrations("./drizzle"),
 					// Two tokens, as during a rotation.
 					API_TOKEN: "test-token-current,test-token-next",
+					CURSOR_SECRET: "test-cursor-secret",
 					// Runs per fuzz property: small in CI, larger on demand.
 					FUZZ_RUNS: process.env.FUZZ_RUNS ?? "25",
 					// test/readme.test.ts replays the README's examples against the seeded database.

@@ -339,7 +339,7 @@ describe("GET /pets", () => {
 		await send("PATCH", `/pets/${pet.id}`, { name: "Übermut" });
 		expect(await names(`categoryId=${cats.id}&name=ÜBER`)).toEqual(["Übermut"]);
 		expect(await names(`categoryId=${cats.id}&name=ärger`)).toEqual([]);
-		await send("DELETE", `/pets/${pet.id}`);
+		await api(`/pets/${pet.id}`, { method: "DELETE" });
 	});
 
 	it("matches % and _ in the name filter literally", async () => {
@@ -419,15 +419,39 @@ describe("GET /pets", () => {
 		expect(await sizes("")).toBe(20);
 	});
 
-	it.each(["nonsense", "YWZ0ZXI6MA", btoa("after:-5"), "!!!"])(
-		"rejects the cursor %j that the server did not issue",
-		async (cursor) => {
-			const error = await expectError(
-				await api(`/pets?cursor=${encodeURIComponent(cursor)}`),
-				400,
-				"validation_error",
-			);
-			expect(error.details?.[0]?.path).toBe("query.cursor");
-		},
-	);
+	it("accepts only its own cursors, unedited and for the list they were issued for", async () => {
+		const first = await api(`/pets?categoryId=${dogs.id}&limit=1`);
+		const next = nextLink(first) ?? "";
+		const cursor = new URL(next, "http://x").searchParams.get("cursor") ?? "";
+		expect((await api(next)).status).toBe(200);
+		const [position, tag] = cursor.split(".");
+		const moved = `${(Number.parseInt(position, 36) + 1).toString(36)}.${tag}`;
+		for (const path of [
+			`/pets?cursor=${moved}`,
+			`/pets?cursor=${cursor.slice(0, -1)}A`,
+			`/categories?cursor=${cursor}`,
+			`/store/orders?cursor=${cursor}`,
+		]) {
+			const error = await expectError(await api(path), 400, "validation_error");
+			expect(error.details).toEqual([
+				{ path: "query.cursor", message: "is not a cursor this API issued" },
+			]);
+		}
+	});
+
+	it.each([
+		"nonsense",
+		"YWZ0ZXI6MA",
+		btoa("after:5"),
+		"!!!",
+		"1.AAAAAAAAAAAAAAAAAAAAAA",
+		`${(2 ** 53).toString(36)}.AAAAAAAAAAAAAAAAAAAAAA`,
+	])("rejects the cursor %j that the server did not issue", async (cursor) => {
+		const error = await expectError(
+			await api(`/pets?cursor=${encodeURIComponent(cursor)}`),
+			400,
+			"validation_error",
+		);
+		expect(error.details?.[0]?.path).toBe("query.cursor");
+	});
 });

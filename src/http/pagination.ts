@@ -1,31 +1,78 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import type { AppEnv } from "../env";
 import { limits } from "../models/limits";
+import { ApiError } from "./errors";
 
-const cursorPrefix = "after:";
+const encoder = new TextEncoder();
 
-const encodeCursor = (id: number) =>
-	btoa(`${cursorPrefix}${id}`)
+// The HMAC key, imported once per isolate and secret value.
+let signing: { secret: string; key: Promise<CryptoKey> } | undefined;
+const signingKey = (secret: string | undefined) => {
+	if (!secret) throw new Error("CURSOR_SECRET is not configured");
+	if (signing?.secret !== secret) {
+		const key = crypto.subtle.importKey(
+			"raw",
+			encoder.encode(secret),
+			{ name: "HMAC", hash: "SHA-256" },
+			false,
+			["sign"],
+		);
+		signing = { secret, key };
+	}
+	return signing.key;
+};
+
+/** 128 bits of HMAC-SHA256 over the list's path and the position, in base64url. */
+const tagOf = async (
+	secret: string | undefined,
+	path: string,
+	after: number,
+) => {
+	const mac = await crypto.subtle.sign(
+		"HMAC",
+		await signingKey(secret),
+		encoder.encode(`${path}\n${after}`),
+	);
+	return btoa(String.fromCharCode(...new Uint8Array(mac, 0, 16)))
 		.replaceAll("+", "-")
 		.replaceAll("/", "_")
 		.replaceAll("=", "");
-
-/** The id a cursor we issued points after, or undefined for anything else. */
-const decodeCursor = (cursor: string): number | undefined => {
-	if (!/^[A-Za-z0-9_-]{1,40}$/.test(cursor)) return undefined;
-	let text: string;
-	try {
-		text = atob(cursor.replaceAll("-", "+").replaceAll("_", "/"));
-	} catch {
-		return undefined;
-	}
-	const digits = text.startsWith(cursorPrefix)
-		? text.slice(cursorPrefix.length)
-		: "";
-	if (!/^[1-9][0-9]*$/.test(digits)) return undefined;
-	const id = Number(digits);
-	return id <= limits.maxId ? id : undefined;
 };
+
+const cursorPattern = /^([1-9a-z][0-9a-z]{0,10})\.([A-Za-z0-9_-]{22})$/;
+
+/** A cursor for the list at `path`, after `after`: the position and its signature. */
+const encodeCursor = async (c: Context<AppEnv>, after: number) =>
+	`${after.toString(36)}.${await tagOf(c.env.CURSOR_SECRET, c.req.path, after)}`;
+
+/**
+ * The position a cursor points after, when this API issued it for this list; a validation_error otherwise.
+ * The signature makes a cursor that was edited, made up, or issued for another list fail alike.
+ */
+const decodeCursor = async (c: Context<AppEnv>, cursor: string) => {
+	const [, position = "", tag] = cursorPattern.exec(cursor) ?? [];
+	const after = Number.parseInt(position, 36);
+	const expected =
+		after <= limits.maxId &&
+		(await tagOf(c.env.CURSOR_SECRET, c.req.path, after));
+	if (!tag || !expected || !timingSafeEqualText(tag, expected)) {
+		throw new ApiError("validation_error", "The request is invalid.", [
+			{ path: "query.cursor", message: "is not a cursor this API issued" },
+		]);
+	}
+	return after;
+};
+
+const timingSafeEqualText = (a: string, b: string) =>
+	a.length === b.length &&
+	crypto.subtle.timingSafeEqual(encoder.encode(a), encoder.encode(b));
+
+/** Where a list request starts: after the position of its cursor, or at the beginning. */
+export const startOf = async (
+	c: Context<AppEnv>,
+	cursor: string | undefined,
+) => (cursor === undefined ? 0 : decodeCursor(c, cursor));
 
 const pageSize = { min: 1, max: 100, default: 20 } as const;
 
@@ -47,18 +94,8 @@ export const pageQuery = {
 		}),
 	cursor: z
 		.string()
-		.transform((cursor, ctx) => {
-			const after = decodeCursor(cursor);
-			if (after === undefined)
-				ctx.addIssue({
-					code: "custom",
-					message: "is not a cursor this API issued",
-				});
-			return after ?? 0;
-		})
 		.optional()
 		.openapi({
-			type: "string",
 			description:
 				'Opaque cursor from the `Link: rel="next"` header of the previous page.',
 			param: { name: "cursor", in: "query" },
@@ -78,16 +115,19 @@ export const linkHeader = {
  * Keyset pagination: `rows` holds up to `limit + 1` rows in key order; the extra row only proves that a next
  * page exists, and its presence sets the `Link` header to a cursor after the page's last key.
  */
-export const paginate = <T>(
-	c: Context,
+export const paginate = async <T>(
+	c: Context<AppEnv>,
 	rows: T[],
 	limit: number,
 	keyOf: (row: T) => number,
-): T[] => {
+): Promise<T[]> => {
 	if (rows.length <= limit) return rows;
 	const page = rows.slice(0, limit);
 	const next = new URL(c.req.url);
-	next.searchParams.set("cursor", encodeCursor(keyOf(page[page.length - 1])));
+	next.searchParams.set(
+		"cursor",
+		await encodeCursor(c, keyOf(page[page.length - 1])),
+	);
 	next.searchParams.set("limit", String(limit));
 	c.header("Link", `<${next.pathname}${next.search}>; rel="next"`);
 	return page;

@@ -39,7 +39,7 @@ const appConfig = async () => {
 				...limiter,
 				simple: { ...limiter.simple, limit: 100_000_000 },
 			})),
-			vars: { API_TOKEN: token },
+			vars: { API_TOKEN: token, CURSOR_SECRET: "bench-cursor-secret" },
 		}),
 	);
 	return file;

@@ -12,6 +12,7 @@ export default defineConfig(async () => ({
 						`${import.meta.dirname}/../../drizzle`,
 					),
 					API_TOKEN: "bench-token",
+					CURSOR_SECRET: "bench-cursor-secret",
 					BENCH_REQUESTS: process.env.BENCH_REQUESTS ?? "200",
 				},
 				ratelimits: {

@@ -15,7 +15,12 @@ const thirdParty = [];
 const problems = [];
 
 beforeAll(async () => {
-	server = await startWranglerDev({ port, probe: "/reference" });
+	server = await startWranglerDev({
+		port,
+		probe: "/reference",
+		// The committed example, so that a clean clone needs no .dev.vars.
+		envFile: ".dev.vars.example",
+	});
 	browser = await chromium.launch({
 		executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
 		args: [

@@ -24,13 +24,15 @@ export const wrangler = (args) => {
 
 /**
  * `wrangler dev` for `config` on 127.0.0.1:`port`, its D1 migrated (and seeded with `seed` SQL, if given)
- * in a new directory. Resolves once the Worker answers `probe`; `stop()` ends it.
+ * in a new directory, its secrets read from `envFile` when given. Resolves once the Worker answers `probe`;
+ * `stop()` ends it.
  */
 export const startWranglerDev = async ({
 	config = "wrangler.toml",
 	port,
 	seed,
 	probe = "/doc",
+	envFile,
 }) => {
 	const state = await mkdtemp(join(tmpdir(), "petstore-dev-"));
 	const local = ["--local", "--persist-to", state, "-c", config];
@@ -52,6 +54,7 @@ export const startWranglerDev = async ({
 			"0",
 			"--log-level",
 			"error",
+			...(envFile ? ["--env-file", join(root, envFile)] : []),
 		],
 		{ cwd: root, stdio: "ignore", env: quiet },
 	);

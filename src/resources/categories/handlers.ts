@@ -1,6 +1,6 @@
 import { ifMatch, preconditionFailed, withETag } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
-import { byId, paginate } from "../../http/pagination";
+import { byId, paginate, startOf } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
 import * as queries from "./queries";
 import type * as routes from "./routes";
@@ -16,9 +16,9 @@ export const listCategories: AppRouteHandler<
 	const { limit, cursor } = c.req.valid("query");
 	const rows = await queries.listCategories(c.var.db, {
 		limit,
-		after: cursor ?? 0,
+		after: await startOf(c, cursor),
 	});
-	return c.json(paginate(c, rows, limit, byId), 200);
+	return c.json(await paginate(c, rows, limit, byId), 200);
 };
 
 export const createCategory: AppRouteHandler<

@@ -1,6 +1,6 @@
 import { ifMatch, preconditionFailed, withETag } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
-import { paginate } from "../../http/pagination";
+import { paginate, startOf } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
 import type { InventoryItem } from "../../models/inventory";
 import * as queries from "./queries";
@@ -17,9 +17,9 @@ export const listInventory: AppRouteHandler<
 	const rows = await queries.listInventory(c.var.db, {
 		status,
 		limit,
-		after: cursor ?? 0,
+		after: await startOf(c, cursor),
 	});
-	return c.json(paginate(c, rows, limit, byPetId), 200);
+	return c.json(await paginate(c, rows, limit, byPetId), 200);
 };
 
 export const getInventoryItem: AppRouteHandler<

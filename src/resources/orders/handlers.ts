@@ -1,7 +1,7 @@
 import { ifMatch, preconditionFailed, withETag } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
 import { idempotencyWindowMs, requestHash } from "../../http/idempotency";
-import { byId, paginate } from "../../http/pagination";
+import { byId, paginate, startOf } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
 import type { Order } from "../../models/order";
 import * as queries from "./queries";
@@ -20,9 +20,9 @@ export const listOrders: AppRouteHandler<typeof routes.listOrders> = async (
 	const rows = await queries.listOrders(c.var.db, {
 		...filter,
 		limit,
-		after: cursor ?? 0,
+		after: await startOf(c, cursor),
 	});
-	return c.json(paginate(c, rows, limit, byId), 200);
+	return c.json(await paginate(c, rows, limit, byId), 200);
 };
 
 export const placeOrder: AppRouteHandler<typeof routes.placeOrder> = async (

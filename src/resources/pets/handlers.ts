@@ -1,6 +1,6 @@
 import { ifMatch, preconditionFailed, withETag } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
-import { byId, paginate } from "../../http/pagination";
+import { byId, paginate, startOf } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
 import * as queries from "./queries";
 import type * as routes from "./routes";
@@ -15,9 +15,9 @@ export const listPets: AppRouteHandler<typeof routes.listPets> = async (c) => {
 	const rows = await queries.listPets(c.var.db, {
 		...filter,
 		limit,
-		after: cursor ?? 0,
+		after: await startOf(c, cursor),
 	});
-	return c.json(paginate(c, rows, limit, byId), 200);
+	return c.json(await paginate(c, rows, limit, byId), 200);
 };
 
 export const createPet: AppRouteHandler<typeof routes.createPet> = async (
