@@ -175,13 +175,17 @@ const median = (values) =>
 console.log(
 	"Measuring bundles, start-up, in-runtime time and wrangler dev load …",
 );
+// Start-up and bundle also for the reference the issue names: an app of the chanfana template's shape.
+const chanfanaConfig = join(root, "test/bench/chanfana/wrangler.toml");
 const bundle = {
 	app: bundleKiB(sides.app.config),
 	floor: bundleKiB(floorConfig),
+	chanfana: bundleKiB(chanfanaConfig),
 };
 const startup = {
 	app: startupMs(sides.app.config),
 	floor: startupMs(floorConfig),
+	chanfana: startupMs(chanfanaConfig),
 };
 const inRuntime = runtime();
 
@@ -234,18 +238,18 @@ const rows = Object.keys(scenarios).map((scenario) => {
 	};
 });
 console.table(rows);
-console.table({
-	app: {
-		"startup active ms": startup.app,
-		"bundle KiB": bundle.app.raw,
-		"bundle gzip KiB": bundle.app.gzip,
-	},
-	floor: {
-		"startup active ms": startup.floor,
-		"bundle KiB": bundle.floor.raw,
-		"bundle gzip KiB": bundle.floor.gzip,
-	},
-});
+console.table(
+	Object.fromEntries(
+		Object.keys(bundle).map((name) => [
+			name,
+			{
+				"startup active ms": startup[name],
+				"bundle KiB": bundle[name].raw,
+				"bundle gzip KiB": bundle[name].gzip,
+			},
+		]),
+	),
+);
 console.log(
 	`wrangler dev load: ${concurrency} clients, ${rounds} alternating rounds of ${seconds} s per side; runtime: ${process.env.BENCH_REQUESTS ?? 200} requests × 5 rounds.`,
 );
