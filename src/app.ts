@@ -68,11 +68,11 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		.route("/", inventoryRouter)
 		.route("/", health)
 		.route("/", reference);
-	// Built on the first request rather than at start-up, then kept for the isolate's lifetime.
-	let document: ReturnType<typeof app.getOpenAPIDocument> | undefined;
+	// Built and serialised on the first request rather than at start-up, then kept for the isolate's lifetime.
+	let document: string | undefined;
 	app.get("/doc", (c) => {
-		document ??= app.getOpenAPIDocument(documentConfig);
-		return c.json(document);
+		document ??= JSON.stringify(app.getOpenAPIDocument(documentConfig));
+		return c.body(document, 200, { "Content-Type": "application/json" });
 	});
 	app.notFound(onNotFound);
 	app.onError(onError);

@@ -16,6 +16,7 @@ type Document = {
 const document = async () => {
 	const response = await api("/doc");
 	expect(response.status).toBe(200);
+	expect(response.headers.get("content-type")).toMatch(/^application\/json/);
 	return response.json<Document>();
 };
 
