@@ -1,23 +1,10 @@
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { unstable_readConfig } from "wrangler";
-
-/**
- * wrangler.toml's `[alias]` for Vite, so that the suite runs the modules the Worker bundle holds: wrangler
- * replaces an import whose specifier is exactly the key, wherever it stands.
- */
-const bundleAliases = () =>
-	Object.entries(
-		unstable_readConfig({ config: "wrangler.toml" }).alias ?? {},
-	).map(([specifier, path]) => ({
-		find: new RegExp(`^${specifier.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`),
-		replacement: resolve(path),
-	}));
+import { bundleAliases } from "./test/support/bundle-aliases";
 
 export default defineConfig(async () => ({
-	resolve: { alias: bundleAliases() },
+	resolve: { alias: bundleAliases(import.meta.dirname) },
 	plugins: [
 		cloudflareTest({
 			wrangler: { configPath: "./wrangler.toml" },

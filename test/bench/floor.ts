@@ -1,24 +1,40 @@
 /**
  * The floor the benchmarks compare the API with: a hand-written Worker, no framework, that runs the same
- * D1 work per request as the API (one statement or one batch) and answers the same JSON.
+ * D1 work per request as the API (one statement or one batch) and answers the same response.
  *
- * It also makes the platform calls the contract requires of the API whatever code surrounds them: one JSON
- * log line per request, and the rate-limit binding on writes. Under `wrangler dev` these two cost more than
- * all the rest (DevTools receives every console call; the limiter is simulated by a Durable Object), so
- * the ratio against this floor measures the framework. The bare floor (`BARE`) skips them.
+ * It also does what the contract requires of the API whatever code surrounds it: the D1 session (reads
+ * from a replica, the bookmark back), the response headers (request id, CORS, secure defaults, ETag and
+ * deprecation), one JSON log line per request, and the rate-limit binding on writes. Under `wrangler dev`
+ * the log line and the limiter cost more than all the rest (DevTools receives every console call; the
+ * limiter is simulated by a Durable Object), so the ratio against this floor measures the framework.
+ * The bare floor (`BARE`) does the D1 work alone.
  */
 type FloorEnv = Env & { BARE?: string };
 
-const answer = async (request: Request, env: FloorEnv): Promise<Response> => {
+const answer = async (
+	request: Request,
+	env: FloorEnv,
+	db: Pick<D1Database, "prepare" | "batch">,
+): Promise<Response> => {
 	const url = new URL(request.url);
 	const pet = /^\/pets\/(\d+)$/.exec(url.pathname);
 	if (request.method === "GET" && pet) {
-		const row = await env.DB.prepare(
-			"SELECT id, name, category_id AS categoryId, status FROM pets WHERE id = ?",
-		)
+		const row = await db
+			.prepare(
+				"SELECT id, name, category_id AS categoryId, status, version FROM pets WHERE id = ?",
+			)
 			.bind(Number(pet[1]))
-			.first();
-		return row ? Response.json(row) : new Response(null, { status: 404 });
+			.first<{ version: number }>();
+		if (!row) return new Response(null, { status: 404 });
+		const { version, ...body } = row;
+		return Response.json(body, {
+			headers: {
+				ETag: `"${version}"`,
+				Deprecation: "@1795132800",
+				Sunset: "Wed, 30 Jun 2027 23:59:59 GMT",
+				Link: '</reference#tag/animals/GET/pets/%7BpetId%7D>; rel="deprecation"; type="text/html"',
+			},
+		});
 	}
 	if (!env.BARE) {
 		const key = request.headers.get("cf-connecting-ip") ?? "anonymous";
@@ -27,15 +43,17 @@ const answer = async (request: Request, env: FloorEnv): Promise<Response> => {
 	}
 	if (request.method === "POST" && url.pathname === "/pets") {
 		const body = await request.json<{ name: string; categoryId: number }>();
-		const [inserted] = await env.DB.batch([
-			env.DB.prepare(
-				"INSERT INTO pets (name, name_key, category_id, status) SELECT ?, ?, id, 'available' FROM categories WHERE id = ? RETURNING id, name, category_id AS categoryId, status",
-			).bind(
-				body.name,
-				body.name.normalize("NFC").toUpperCase().toLowerCase(),
-				body.categoryId,
-			),
-			env.DB.prepare(
+		const [inserted] = await db.batch([
+			db
+				.prepare(
+					"INSERT INTO pets (name, name_key, category_id, status) SELECT ?, ?, id, 'available' FROM categories WHERE id = ? RETURNING id, name, category_id AS categoryId, status",
+				)
+				.bind(
+					body.name,
+					body.name.normalize("NFC").toUpperCase().toLowerCase(),
+					body.categoryId,
+				),
+			db.prepare(
 				"INSERT INTO inventory (pet_id, quantity) SELECT id, 0 FROM pets WHERE id = last_insert_rowid() AND changes() = 1",
 			),
 		]);
@@ -43,13 +61,17 @@ const answer = async (request: Request, env: FloorEnv): Promise<Response> => {
 	}
 	if (request.method === "POST" && url.pathname === "/store/orders") {
 		const body = await request.json<{ petId: number; quantity: number }>();
-		const [, placed] = await env.DB.batch([
-			env.DB.prepare(
-				"UPDATE inventory SET quantity = quantity - ?1 WHERE pet_id = ?2 AND quantity >= ?1",
-			).bind(body.quantity, body.petId),
-			env.DB.prepare(
-				"INSERT INTO orders (pet_id, quantity, ship_date, complete) SELECT ?, ?, ?, 0 WHERE changes() = 1 RETURNING id, pet_id AS petId, quantity, ship_date AS shipDate, complete",
-			).bind(body.petId, body.quantity, new Date().toISOString()),
+		const [, placed] = await db.batch([
+			db
+				.prepare(
+					"UPDATE inventory SET quantity = quantity - ?1 WHERE pet_id = ?2 AND quantity >= ?1",
+				)
+				.bind(body.quantity, body.petId),
+			db
+				.prepare(
+					"INSERT INTO orders (pet_id, quantity, ship_date, complete) SELECT ?, ?, ?, 0 WHERE changes() = 1 RETURNING id, pet_id AS petId, quantity, ship_date AS shipDate, complete",
+				)
+				.bind(body.petId, body.quantity, new Date().toISOString()),
 		]);
 		const order = placed.results[0];
 		return order
@@ -59,21 +81,53 @@ const answer = async (request: Request, env: FloorEnv): Promise<Response> => {
 	return new Response(null, { status: 404 });
 };
 
+/** The headers the contract puts on every response: CORS for any origin, and the secure defaults. */
+const contractHeaders = {
+	"Access-Control-Allow-Origin": "*",
+	"Access-Control-Expose-Headers":
+		"Link,ETag,Location,Deprecation,Sunset,Retry-After,X-Request-Id,Idempotency-Replayed,X-D1-Bookmark",
+	"Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+	"Cross-Origin-Opener-Policy": "same-origin",
+	"Cross-Origin-Resource-Policy": "cross-origin",
+	"Origin-Agent-Cluster": "?1",
+	"Referrer-Policy": "no-referrer",
+	"Strict-Transport-Security": "max-age=15552000; includeSubDomains",
+	"X-Content-Type-Options": "nosniff",
+	"X-DNS-Prefetch-Control": "off",
+	"X-Download-Options": "noopen",
+	"X-Frame-Options": "SAMEORIGIN",
+	"X-Permitted-Cross-Domain-Policies": "none",
+	"X-XSS-Protection": "0",
+};
+
 export default {
 	async fetch(request, env) {
+		if (env.BARE) return answer(request, env, env.DB);
 		const start = Date.now();
-		const response = await answer(request, env);
-		if (!env.BARE) {
-			console.log(
-				JSON.stringify({
-					requestId: crypto.randomUUID(),
-					method: request.method,
-					path: new URL(request.url).pathname,
-					status: response.status,
-					durationMs: Date.now() - start,
-				}),
-			);
+		const write = request.method !== "GET" && request.method !== "HEAD";
+		const session = env.DB.withSession(
+			request.headers.get("X-D1-Bookmark") ??
+				(write ? "first-primary" : "first-unconstrained"),
+		);
+		const response = await answer(request, env, session);
+		const requestId = crypto.randomUUID();
+		const headers = {
+			...contractHeaders,
+			"X-Request-Id": requestId,
+			"X-D1-Bookmark": session.getBookmark() ?? "",
+		};
+		for (const [name, value] of Object.entries(headers)) {
+			response.headers.set(name, value);
 		}
+		console.log(
+			JSON.stringify({
+				requestId,
+				method: request.method,
+				path: new URL(request.url).pathname,
+				status: response.status,
+				durationMs: Date.now() - start,
+			}),
+		);
 		return response;
 	},
 } satisfies ExportedHandler<FloorEnv>;
