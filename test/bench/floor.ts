@@ -10,6 +10,14 @@
  * The bare floor (`BARE`) does the D1 work alone.
  */
 type FloorEnv = Env & { BARE?: string };
+type Tagged = { id: number; version: number };
+
+/** A 201 with the new resource, its `Location` and its `ETag`, as the API answers. */
+const created = <T extends Tagged>({ version, ...body }: T, location: string) =>
+	Response.json(body, {
+		status: 201,
+		headers: { Location: location, ETag: `"${version}"` },
+	});
 
 const answer = async (
 	request: Request,
@@ -24,7 +32,7 @@ const answer = async (
 				"SELECT id, name, category_id AS categoryId, status, version FROM pets WHERE id = ?",
 			)
 			.bind(Number(pet[1]))
-			.first<{ version: number }>();
+			.first<Tagged>();
 		if (!row) return new Response(null, { status: 404 });
 		const { version, ...body } = row;
 		return Response.json(body, {
@@ -43,10 +51,10 @@ const answer = async (
 	}
 	if (request.method === "POST" && url.pathname === "/pets") {
 		const body = await request.json<{ name: string; categoryId: number }>();
-		const [inserted] = await db.batch([
+		const [inserted] = await db.batch<Tagged>([
 			db
 				.prepare(
-					"INSERT INTO pets (name, name_key, category_id, status) SELECT ?, ?, id, 'available' FROM categories WHERE id = ? RETURNING id, name, category_id AS categoryId, status",
+					"INSERT INTO pets (name, name_key, category_id, status, version) SELECT ?, ?, id, 'available', 1 FROM categories WHERE id = ? RETURNING id, name, category_id AS categoryId, status, version",
 				)
 				.bind(
 					body.name,
@@ -54,29 +62,44 @@ const answer = async (
 					body.categoryId,
 				),
 			db.prepare(
-				"INSERT INTO inventory (pet_id, quantity) SELECT id, 0 FROM pets WHERE id = last_insert_rowid() AND changes() = 1",
+				"INSERT INTO inventory (pet_id, quantity, version) SELECT id, 0, 1 FROM pets WHERE id = last_insert_rowid() AND changes() = 1",
 			),
 		]);
-		return Response.json(inserted.results[0], { status: 201 });
+		const [pet] = inserted.results;
+		return pet
+			? created(pet, `/pets/${pet.id}`)
+			: new Response(null, { status: 422 });
 	}
 	if (request.method === "POST" && url.pathname === "/store/orders") {
 		const body = await request.json<{ petId: number; quantity: number }>();
-		const [, placed] = await db.batch([
+		// As the API: a probe that says why nothing happened, the stock taken only from an available pet.
+		const [probe, , placed] = await db.batch<Tagged & { available: number }>([
 			db
 				.prepare(
-					"UPDATE inventory SET quantity = quantity - ?1 WHERE pet_id = ?2 AND quantity >= ?1",
+					"SELECT EXISTS (SELECT 1 FROM pets WHERE id = ?1 AND status = 'available') AS available",
+				)
+				.bind(body.petId),
+			db
+				.prepare(
+					"UPDATE inventory SET quantity = quantity - ?1, version = version + 1 WHERE pet_id = ?2 AND quantity >= ?1 AND EXISTS (SELECT 1 FROM pets WHERE id = ?2 AND status = 'available')",
 				)
 				.bind(body.quantity, body.petId),
 			db
 				.prepare(
-					"INSERT INTO orders (pet_id, quantity, ship_date, complete) SELECT ?, ?, ?, 0 WHERE changes() = 1 RETURNING id, pet_id AS petId, quantity, ship_date AS shipDate, complete",
+					"INSERT INTO orders (pet_id, quantity, ship_date, complete, version) SELECT ?, ?, ?, 0, 1 WHERE changes() = 1 RETURNING id, pet_id AS petId, quantity, ship_date AS shipDate, complete, version",
 				)
 				.bind(body.petId, body.quantity, new Date().toISOString()),
 		]);
-		const order = placed.results[0];
-		return order
-			? Response.json({ ...order, complete: false }, { status: 201 })
-			: new Response(null, { status: 409 });
+		const [order] = placed.results;
+		if (order) {
+			return created(
+				{ ...order, complete: false },
+				`/store/orders/${order.id}`,
+			);
+		}
+		return new Response(null, {
+			status: probe.results[0].available ? 409 : 422,
+		});
 	}
 	return new Response(null, { status: 404 });
 };

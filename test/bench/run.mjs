@@ -105,7 +105,7 @@ const startupMs = (config) => {
 };
 
 /** The median start-up of each of `configs`, sampled in turn so that a noisy machine slows them all alike. */
-const startupMedians = (configs, samples = 5) => {
+const startupMedians = (configs, samples = 9) => {
 	const measured = Object.fromEntries(
 		Object.keys(configs).map((name) => [name, []]),
 	);
@@ -246,36 +246,72 @@ try {
 	for (const server of servers) server.stop();
 }
 
+/** Prints `rows` as a Markdown table (ready for the README), one column per name in `columns`. */
+const printMarkdownTable = (rows, columns) => {
+	const lines = [
+		["", ...columns],
+		...Object.entries(rows).map(([name, row]) => [
+			name,
+			...columns.map((column) => String(row[column] ?? "")),
+		]),
+	];
+	const widths = lines[0].map((_, i) =>
+		Math.max(3, ...lines.map((line) => line[i].length)),
+	);
+	const print = (cells) =>
+		console.log(
+			`| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(" | ")} |`,
+		);
+	print(lines[0]);
+	print(widths.map((width) => "-".repeat(width)));
+	for (const line of lines.slice(1)) print(line);
+};
+
+// One table: a row per measurement, a column per Worker; "vs" columns are the app's speed over the other's.
 const f = (value, digits = 1) => value.toFixed(digits);
-const rows = Object.keys(scenarios).map((scenario) => {
+const latency = ({ p50, p99 }) => `${f(p50)} / ${f(p99)}`;
+const throughput = ({ rps, failures }) =>
+	failures ? `${f(rps, 0)} (${failures} non-2xx)` : f(rps, 0);
+const table = {};
+for (const scenario of Object.keys(scenarios)) {
 	const { app, floor, bare, ratio } = loaded[scenario];
 	const cpu = inRuntime.find((r) => r.scenario === scenario);
-	return {
-		scenario,
-		"req/s app/floor/bare": `${f(app.rps, 0)}/${f(floor.rps, 0)}/${f(bare.rps, 0)}`,
-		"req/s ratio": f(ratio.floor, 2),
+	table[`${scenario}: req/s`] = {
+		app: throughput(app),
+		floor: throughput(floor),
+		bare: throughput(bare),
+		"vs floor": f(ratio.floor, 2),
 		"vs bare": f(ratio.bare, 2),
-		"p50/p99 ms app": `${f(app.p50)}/${f(app.p99)}`,
-		"p50/p99 ms floor": `${f(floor.p50)}/${f(floor.p99)}`,
-		"runtime ms/req app/floor": `${f(cpu.appMs, 2)}/${f(cpu.floorMs, 2)}`,
-		"runtime ratio": f(cpu.floorMs / cpu.appMs, 2),
-		"D1 calls app/floor": `${cpu.appD1Calls}/${cpu.floorD1Calls}`,
-		"non-2xx": `${app.failures}/${floor.failures}/${bare.failures}`,
 	};
-});
-console.table(rows);
-console.table(
-	Object.fromEntries(
-		Object.keys(bundle).map((name) => [
-			name,
-			{
-				"startup active ms": startup[name],
-				"bundle KiB": bundle[name].raw,
-				"bundle gzip KiB": bundle[name].gzip,
-			},
-		]),
-	),
+	table[`${scenario}: p50 / p99 ms`] = {
+		app: latency(app),
+		floor: latency(floor),
+		bare: latency(bare),
+	};
+	table[`${scenario}: runtime ms/req`] = {
+		app: f(cpu.appMs, 2),
+		floor: f(cpu.floorMs, 2),
+		"vs floor": f(cpu.floorMs / cpu.appMs, 2),
+	};
+	table[`${scenario}: D1 calls/req`] = {
+		app: cpu.appD1Calls,
+		floor: cpu.floorD1Calls,
+	};
+}
+const perWorker = (measure) =>
+	Object.fromEntries(Object.keys(bundle).map((name) => [name, measure(name)]));
+table["start-up ms (active)"] = perWorker((name) => startup[name]);
+table["bundle KiB (gzip)"] = perWorker(
+	(name) => `${bundle[name].raw} (${bundle[name].gzip})`,
 );
+printMarkdownTable(table, [
+	"app",
+	"floor",
+	"bare",
+	"chanfana",
+	"vs floor",
+	"vs bare",
+]);
 console.log(
 	`wrangler dev load: ${concurrency} clients, ${rounds} alternating rounds of ${seconds} s per side; runtime: ${process.env.BENCH_REQUESTS ?? 200} requests × 5 rounds.`,
 );
