@@ -4,6 +4,7 @@ import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import * as zod from "zod/v4";
 import { members } from "../src/bundle/zod";
+import { util } from "../src/bundle/zod-core";
 
 // The source of every module under src/, as text (src/bundle/ holds the stand-ins themselves).
 const sources = Object.entries(
@@ -12,6 +13,17 @@ const sources = Object.entries(
 		import: "default",
 		eager: true,
 	}),
+);
+
+// The modules of zod's classic API that read core's `util` through the index the alias replaces.
+const utilReaders = Object.values(
+	import.meta.glob<string>("../node_modules/zod/v4/classic/*.js", {
+		query: "?raw",
+		import: "default",
+		eager: true,
+	}),
+).filter((source) =>
+	/import \{[^}]*\butil\b[^}]*\} from "\.\.\/core\/index\.js"/.test(source),
 );
 
 /** The members of zod's namespace a source reads at run time: `z.object(...)`, `z\n.enum(...)`; not `z.infer<...>`. */
@@ -36,6 +48,19 @@ describe("the Worker bundle", () => {
 		);
 		expect(read).toContain("object");
 		expect([...read].filter((member) => !(member in members))).toEqual([]);
+	});
+
+	it("holds every function of zod's util that its classic API calls", () => {
+		expect(utilReaders.length).toBeGreaterThan(0);
+		const called = new Set(
+			utilReaders.flatMap((source) =>
+				[...source.matchAll(/\butil\.([A-Za-z_$][\w$]*)/g)].map(
+					([, name]) => name,
+				),
+			),
+		);
+		expect(called).toContain("normalizeParams");
+		expect([...called].filter((name) => !(name in util))).toEqual([]);
 	});
 
 	it("names the stand-in to extend when code reads a member it leaves out", () => {
