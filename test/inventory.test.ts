@@ -111,6 +111,19 @@ describe("GET /store/inventory", () => {
 		expect(soldOnly.items.map((item) => item.petId)).toContain(sold.id);
 	});
 
+	it("merges several statuses into pages in pet order", async () => {
+		const sold = await stockedPet(3, { status: "sold" });
+		const pending = await stockedPet(4, { status: "pending" });
+		const { items, pages } = await collectPages<InventoryItem>(
+			"/store/inventory?status=pending&status=sold&limit=1",
+		);
+		expect(pages.every((size) => size === 1)).toBe(true);
+		expect(items.every((item) => item.status !== "available")).toBe(true);
+		const ids = items.map((item) => item.petId);
+		expect(ids).toEqual([...ids].sort((a, b) => a - b));
+		expect(ids).toEqual(expect.arrayContaining([sold.id, pending.id]));
+	});
+
 	it("rejects an unknown status", async () => {
 		await expectError(
 			await api("/store/inventory?status=lost"),

@@ -340,6 +340,7 @@ describe("GET /pets", () => {
 		expect(await names(`categoryId=${cats.id}&name=ÜBER`)).toEqual(["Übermut"]);
 		expect(await names(`categoryId=${cats.id}&name=ärger`)).toEqual([]);
 		await api(`/pets/${pet.id}`, { method: "DELETE" });
+		expect(await names(`categoryId=${cats.id}&name=ÜBER`)).toEqual([]);
 	});
 
 	it("matches % and _ in the name filter literally", async () => {
@@ -347,6 +348,38 @@ describe("GET /pets", () => {
 			await names(`categoryId=${cats.id}&name=${encodeURIComponent("%")}`),
 		).toEqual(["100% cat"]);
 		expect(await names(`categoryId=${cats.id}&name=_`)).toEqual(["snake_case"]);
+	});
+
+	it("keeps the name index in step with every create, rename and delete", async () => {
+		const pet = await createPet(cats.id, { name: "Indexed" });
+		await send("PATCH", `/pets/${pet.id}`, { name: "Reindexed" });
+		await api(`/pets/${pet.id}`, { method: "DELETE" });
+		// FTS5 compares its index with the rows of `pets` and throws on any difference.
+		const check = env.DB.prepare(
+			"INSERT INTO pet_names (pet_names, rank) VALUES ('integrity-check', 1)",
+		);
+		await expect(check.run()).resolves.toMatchObject({ success: true });
+	});
+
+	it("matches quotes and search operators in the name filter literally", async () => {
+		const pet = await createPet(cats.id, { name: 'Say "hi" OR *purr*' });
+		const filter = (name: string) =>
+			names(`categoryId=${cats.id}&name=${encodeURIComponent(name)}`);
+		expect(await filter('"HI" or *')).toEqual([pet.name]);
+		expect(await filter("hi OR purr")).toEqual([]);
+		expect(await filter("NEAR(hi purr)")).toEqual([]);
+		await api(`/pets/${pet.id}`, { method: "DELETE" });
+	});
+
+	it("pages through several statuses and a name in id order", async () => {
+		const bySold = await collectPages<Pet>(
+			`/pets?categoryId=${cats.id}&status=sold&status=available&limit=1`,
+		);
+		expect(bySold).toEqual({ items: [pets[3], pets[4]], pages: [1, 1] });
+		const byName = await collectPages<Pet>(
+			`/pets?categoryId=${dogs.id}&name=rex&status=sold&status=available&limit=1`,
+		);
+		expect(byName).toEqual({ items: [pets[0], pets[1]], pages: [1, 1] });
 	});
 
 	it("returns an empty page when nothing matches", async () => {

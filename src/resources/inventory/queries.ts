@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray } from "drizzle-orm";
+import { and, eq, gt } from "drizzle-orm";
 import type { SelectedFields } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import {
@@ -10,6 +10,7 @@ import {
 	rowState,
 } from "../../db/conditional";
 import { inventory, pets } from "../../db/schema";
+import { mergeWalks, statusWalks } from "../../db/status-pages";
 import type { InventoryItem } from "../../models/inventory";
 import type { PetStatus } from "../../models/pet-status";
 
@@ -36,17 +37,29 @@ export type InventoryFilter = {
 	status?: PetStatus[];
 };
 
-/** The page of items after `filter.after`: a query builder, so that tests can read its plan. */
-export const listInventory = (db: Db, filter: InventoryFilter) =>
-	items(db, item)
-		.where(
-			and(
-				gt(inventory.petId, filter.after),
-				filter.status && inArray(pets.status, filter.status),
-			),
-		)
-		.orderBy(inventory.petId)
-		.limit(filter.limit + 1);
+/**
+ * The queries that read the page of items after `filter.after`, each in id order (see {@link statusWalks}), as
+ * builders so that tests can read their plans. They walk pets, whose `(status, id)` index orders the page.
+ */
+export const inventoryWalks = (db: Db, filter: InventoryFilter) =>
+	statusWalks(filter.status, (status) =>
+		items(db, item)
+			.where(and(gt(pets.id, filter.after), status && eq(pets.status, status)))
+			.orderBy(pets.id)
+			.limit(filter.limit + 1),
+	);
+
+/** The page of items after `filter.after`, and the next one's first if there is one. */
+export const listInventory = (
+	db: Db,
+	filter: InventoryFilter,
+): Promise<InventoryItem[]> =>
+	mergeWalks(
+		db,
+		inventoryWalks(db, filter),
+		filter.limit + 1,
+		(row) => row.petId,
+	);
 
 export const getInventoryItem = (
 	db: Db,

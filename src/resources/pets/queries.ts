@@ -1,4 +1,5 @@
-import { and, eq, gt, inArray, not, sql } from "drizzle-orm";
+import { and, eq, gt, not, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import {
 	autoId,
@@ -10,7 +11,9 @@ import {
 	rowState,
 } from "../../db/conditional";
 import { nameKey, withNameKey } from "../../db/name-key";
+import { containing, indexable, petNames } from "../../db/pet-names";
 import { categories, inventory, orders, pets } from "../../db/schema";
+import { mergeWalks, statusWalks } from "../../db/status-pages";
 import type { NewPet, Pet, PetPatch } from "../../models/pet";
 import type { PetStatus } from "../../models/pet-status";
 
@@ -33,26 +36,52 @@ export type PetFilter = {
 	name?: string;
 };
 
-/** The page of pets after `filter.after`: a query builder, so that tests can read its plan. */
-export const listPets = (db: Db, filter: PetFilter) =>
-	db
-		.select(pet)
-		.from(pets)
-		.where(
-			and(
-				gt(pets.id, filter.after),
-				filter.status && inArray(pets.status, filter.status),
-				filter.categoryId === undefined
-					? undefined
-					: eq(pets.categoryId, filter.categoryId),
-				// instr() rather than LIKE: `%` and `_` in the filter match literally.
-				filter.name === undefined
-					? undefined
-					: sql`instr(${pets.nameKey}, ${nameKey(filter.name)}) > 0`,
-			),
-		)
-		.orderBy(pets.id)
-		.limit(filter.limit + 1);
+/**
+ * The queries that read the page of pets after `filter.after`, each in id order (see {@link statusWalks}), as
+ * builders so that tests can read their plans. A name of three characters or more is found through the
+ * trigram index; a shorter one is checked pet by pet.
+ */
+export const petWalks = (db: Db, filter: PetFilter) => {
+	const key = filter.name === undefined ? undefined : nameKey(filter.name);
+	const conditions = (id: SQLiteColumn, status?: PetStatus) =>
+		and(
+			gt(id, filter.after),
+			status && eq(pets.status, status),
+			filter.categoryId === undefined
+				? undefined
+				: eq(pets.categoryId, filter.categoryId),
+		);
+	return statusWalks(filter.status, (status) =>
+		key !== undefined && indexable(key)
+			? db
+					.select(pet)
+					.from(petNames)
+					.innerJoin(pets, eq(pets.id, petNames.rowid))
+					.where(and(containing(key), conditions(petNames.rowid, status)))
+					.orderBy(petNames.rowid)
+					.limit(filter.limit + 1)
+					.$dynamic()
+			: db
+					.select(pet)
+					.from(pets)
+					.where(
+						and(
+							conditions(pets.id, status),
+							// instr() rather than LIKE: `%` and `_` in the filter match literally.
+							key === undefined
+								? undefined
+								: sql`instr(${pets.nameKey}, ${key}) > 0`,
+						),
+					)
+					.orderBy(pets.id)
+					.limit(filter.limit + 1)
+					.$dynamic(),
+	);
+};
+
+/** The page of pets after `filter.after`, and the next one's first if there is one. */
+export const listPets = (db: Db, filter: PetFilter): Promise<Pet[]> =>
+	mergeWalks(db, petWalks(db, filter), filter.limit + 1, (row) => row.id);
 
 export const getPet = (db: Db, id: number): Promise<TaggedPet | undefined> =>
 	db.select(petWithETag).from(pets).where(eq(pets.id, id)).get();

@@ -1,0 +1,35 @@
+import type { BatchItem } from "drizzle-orm/batch";
+import type { PetStatus } from "../models/pet-status";
+import type { Db } from "./client";
+
+/**
+ * The walks of a list filtered by pet status, each a page in id order: one per status asked for, or one over
+ * every status. SQLite walks the `(status, id)` index in id order for one status only, and for
+ * `status IN (…)` would sort every matching row; separate walks stop at the page.
+ */
+export const statusWalks = <Page>(
+	statuses: PetStatus[] | undefined,
+	page: (status?: PetStatus) => Page,
+): [Page, ...Page[]] => {
+	const [first, ...rest] = statuses ?? [undefined];
+	return [page(first), ...rest.map(page)];
+};
+
+/** Runs the walks in one batch and merges their rows into the first `size` in id order. */
+export const mergeWalks = async <
+	Row,
+	Page extends BatchItem<"sqlite"> & PromiseLike<Row[]>,
+>(
+	db: Db,
+	walks: [Page, ...Page[]],
+	size: number,
+	id: (row: Row) => number,
+): Promise<Row[]> => {
+	if (walks.length === 1) return await walks[0];
+	// A batch answers each query with what awaiting it would.
+	const pages = (await db.batch(walks)) as readonly Row[][];
+	return pages
+		.flat()
+		.sort((a, b) => id(a) - id(b))
+		.slice(0, size);
+};
