@@ -9,14 +9,16 @@
  * limiter is simulated by a Durable Object), so the ratio against this floor measures the framework.
  * The bare floor (`BARE`) does the D1 work alone.
  */
+import { nameKey } from "../../src/db/name-key";
+
 type FloorEnv = Env & { BARE?: string };
-type Tagged = { id: number; version: number };
+type Tagged = { id: number; etag: string };
 
 /** A 201 with the new resource, its `Location` and its `ETag`, as the API answers. */
-const created = <T extends Tagged>({ version, ...body }: T, location: string) =>
+const created = <T extends Tagged>({ etag, ...body }: T, location: string) =>
 	Response.json(body, {
 		status: 201,
-		headers: { Location: location, ETag: `"${version}"` },
+		headers: { Location: location, ETag: etag },
 	});
 
 const answer = async (
@@ -29,15 +31,15 @@ const answer = async (
 	if (request.method === "GET" && pet) {
 		const row = await db
 			.prepare(
-				"SELECT id, name, category_id AS categoryId, status, version FROM pets WHERE id = ?",
+				`SELECT id, name, category_id AS categoryId, status, '"' || version || '"' AS etag FROM pets WHERE id = ?`,
 			)
 			.bind(Number(pet[1]))
 			.first<Tagged>();
 		if (!row) return new Response(null, { status: 404 });
-		const { version, ...body } = row;
+		const { etag, ...body } = row;
 		return Response.json(body, {
 			headers: {
-				ETag: `"${version}"`,
+				ETag: etag,
 				Deprecation: "@1795132800",
 				Sunset: "Wed, 30 Jun 2027 23:59:59 GMT",
 				Link: '</reference#tag/animals/GET/pets/%7BpetId%7D>; rel="deprecation"; type="text/html"',
@@ -54,13 +56,9 @@ const answer = async (
 		const [inserted] = await db.batch<Tagged>([
 			db
 				.prepare(
-					"INSERT INTO pets (name, name_key, category_id, status, version) SELECT ?, ?, id, 'available', 1 FROM categories WHERE id = ? RETURNING id, name, category_id AS categoryId, status, version",
+					`INSERT INTO pets (name, name_key, category_id, status, version) SELECT ?, ?, id, 'available', 1 FROM categories WHERE id = ? RETURNING id, name, category_id AS categoryId, status, '"' || version || '"' AS etag`,
 				)
-				.bind(
-					body.name,
-					body.name.normalize("NFC").toUpperCase().toLowerCase(),
-					body.categoryId,
-				),
+				.bind(body.name, nameKey(body.name), body.categoryId),
 			db.prepare(
 				"INSERT INTO inventory (pet_id, quantity, version) SELECT id, 0, 1 FROM pets WHERE id = last_insert_rowid() AND changes() = 1",
 			),
@@ -73,10 +71,12 @@ const answer = async (
 	if (request.method === "POST" && url.pathname === "/store/orders") {
 		const body = await request.json<{ petId: number; quantity: number }>();
 		// As the API: a probe that says why nothing happened, the stock taken only from an available pet.
-		const [probe, , placed] = await db.batch<Tagged & { available: number }>([
+		const [probe, , placed] = await db.batch<
+			Tagged & { pet: number; available: number }
+		>([
 			db
 				.prepare(
-					"SELECT EXISTS (SELECT 1 FROM pets WHERE id = ?1 AND status = 'available') AS available",
+					"SELECT EXISTS (SELECT 1 FROM pets WHERE id = ?1) AS pet, EXISTS (SELECT 1 FROM pets WHERE id = ?1 AND status = 'available') AS available",
 				)
 				.bind(body.petId),
 			db
@@ -86,7 +86,7 @@ const answer = async (
 				.bind(body.quantity, body.petId),
 			db
 				.prepare(
-					"INSERT INTO orders (pet_id, quantity, ship_date, complete, version) SELECT ?, ?, ?, 0, 1 WHERE changes() = 1 RETURNING id, pet_id AS petId, quantity, ship_date AS shipDate, complete, version",
+					"INSERT INTO orders (pet_id, quantity, ship_date, complete, version) SELECT ?, ?, ?, 0, 1 WHERE changes() = 1 RETURNING id, pet_id AS petId, quantity, ship_date AS shipDate, complete, '\"' || version || '\"' AS etag",
 				)
 				.bind(body.petId, body.quantity, new Date().toISOString()),
 		]);
@@ -97,9 +97,7 @@ const answer = async (
 				`/store/orders/${order.id}`,
 			);
 		}
-		return new Response(null, {
-			status: probe.results[0].available ? 409 : 422,
-		});
+		return new Response(null, { status: probe.results[0].pet ? 409 : 422 });
 	}
 	return new Response(null, { status: 404 });
 };
