@@ -116,7 +116,6 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 			{
 				...response,
 				headers: {
-					...bookmarkResponseHeader,
 					...((status === "200" || status === "201") &&
 						(item || write) &&
 						etagHeader),
@@ -127,6 +126,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	);
 	const onEveryResponse = {
 		...everyResponseHeaders,
+		...bookmarkResponseHeader,
 		...(lifecycle?.deprecated && deprecationResponseHeaders),
 	};
 	const responses = Object.fromEntries(

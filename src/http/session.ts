@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { openSession } from "../db/client";
 import type { AppEnv } from "../env";
+import { invalidRequest } from "./validation";
 
 export const bookmarkHeader = "X-D1-Bookmark";
 
@@ -18,22 +19,29 @@ export const bookmarkParam = {
 		}),
 };
 
-/** Documents the bookmark every successful response carries. */
+const bookmarkHeaders = z.object(bookmarkParam);
+
+/** Documents the bookmark on every response: present whenever the request reached the database. */
 export const bookmarkResponseHeader = {
 	[bookmarkHeader]: {
 		description:
-			"Where this request left the database; send it back to read your own writes from a replica.",
+			"Where this request left the database, on any response to a request that reached it (errors included); send it back to read your own writes from a replica.",
 		schema: { type: "string" as const },
 	},
 };
 
 /**
  * Opens the request's D1 session: reads go to any replica consistent with the client's bookmark, writes to
- * the primary; the response carries the session's bookmark.
+ * the primary; the response carries the session's bookmark. A malformed bookmark is a `validation_error` on
+ * any path, before the session opens.
  */
 export const d1Session: MiddlewareHandler<AppEnv> = async (c, next) => {
+	const given = bookmarkHeaders.safeParse({
+		[bookmarkHeader]: c.req.header(bookmarkHeader),
+	});
+	if (!given.success) throw invalidRequest(given.error, "header");
 	const session = openSession(c.env.DB, {
-		bookmark: c.req.header(bookmarkHeader),
+		bookmark: given.data[bookmarkHeader],
 		write: c.req.method !== "GET" && c.req.method !== "HEAD",
 	});
 	c.set("db", session.db);

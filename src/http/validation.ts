@@ -23,14 +23,19 @@ const toDetails = (error: ZodError, location: string): ErrorDetail[] =>
 		return [{ path: path.join("."), message: issue.message }];
 	});
 
-/** The hook every route validator calls: a schema violation becomes a `validation_error` naming each field. */
-// biome-ignore lint/suspicious/noExplicitAny: the hook is shared by routes of every input and env type
-export const validationHook: Hook<any, any, any, any> = (result) => {
-	if (result.success) return;
-	const location = locations[result.target] ?? result.target;
-	throw new ApiError(
+/**
+ * A schema violation in a part of the request (`json`, `param`, `query` or `header`): a `validation_error`
+ * naming each field.
+ */
+export const invalidRequest = (error: ZodError, target: string) =>
+	new ApiError(
 		"validation_error",
 		"The request is invalid.",
-		toDetails(result.error, location),
+		toDetails(error, locations[target] ?? target),
 	);
+
+/** The hook every route validator calls. */
+// biome-ignore lint/suspicious/noExplicitAny: the hook is shared by routes of every input and env type
+export const validationHook: Hook<any, any, any, any> = (result) => {
+	if (!result.success) throw invalidRequest(result.error, result.target);
 };
