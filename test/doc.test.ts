@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { OpenApiGeneratorV3 } from "@asteasolutions/zod-to-openapi";
+import { describe, expect, it, vi } from "vitest";
+import { createApp } from "../src/app";
 import { api } from "./support/api";
 
 type Operation = {
@@ -271,5 +274,22 @@ describe("GET /doc", () => {
 				schema: expect.objectContaining(int64),
 			}),
 		);
+	});
+});
+
+describe("building the document", () => {
+	it("waits for the first /doc, then serves the same bytes without building again", async () => {
+		const build = vi.spyOn(OpenApiGeneratorV3.prototype, "generateDocument");
+		try {
+			const app = createApp();
+			expect(build).not.toHaveBeenCalled();
+			const doc = async () => (await app.request("/doc", {}, env)).text();
+			const first = await doc();
+			const second = await doc();
+			expect(build).toHaveBeenCalledTimes(1);
+			expect(second).toBe(first);
+		} finally {
+			build.mockRestore();
+		}
 	});
 });
