@@ -392,6 +392,14 @@ describe("GET /pets", () => {
 		await expectError(await api("/pets?status=lost"), 400, "validation_error");
 		await expectError(await api("/pets?categoryId=x"), 400, "validation_error");
 		await expectError(await api("/pets?name="), 400, "validation_error");
+		// No name holds a NUL, and one would end the index's search phrase early.
+		for (const name of ["%00", "%00rex", "re%00x"]) {
+			await expectError(
+				await api(`/pets?name=${name}`),
+				400,
+				"validation_error",
+			);
+		}
 	});
 
 	it("pages with limit and Link until the last page, without repeats or gaps", async () => {

@@ -6,6 +6,7 @@ import { idParam } from "../../models/id";
 import { limits } from "../../models/limits";
 import { NewPet, Pet, PetPatch, Pets } from "../../models/pet";
 import { statusQuery } from "../../models/pet-status";
+import { text } from "../../models/text";
 
 const tag = "Animals";
 const params = z.object({ petId: idParam("petId") });
@@ -23,7 +24,7 @@ export const listPets = apiRoute({
 			...pageQuery,
 			status: statusQuery,
 			categoryId: idParam("categoryId", "query").optional(),
-			name: z.string().min(1).max(limits.petName).optional().openapi({
+			name: text(limits.petName).min(1).optional().openapi({
 				description:
 					"Case-insensitive substring of the name; `%` and `_` match literally.",
 				example: "re",
