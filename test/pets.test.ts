@@ -371,6 +371,16 @@ describe("GET /pets", () => {
 		await api(`/pets/${pet.id}`, { method: "DELETE" });
 	});
 
+	it("matches noncharacters exactly, though the name index reads them alike", async () => {
+		const pet = await createPet(cats.id, { name: "x\uFFFEyz" });
+		const filter = (name: string) =>
+			names(`categoryId=${cats.id}&name=${encodeURIComponent(name)}`);
+		expect(await filter("x\uFFFEyz")).toEqual([pet.name]);
+		expect(await filter("x\uFFFFyz")).toEqual([]);
+		expect(await filter("x\uFFFDyz")).toEqual([]);
+		await api(`/pets/${pet.id}`, { method: "DELETE" });
+	});
+
 	it("pages through several statuses and a name in id order", async () => {
 		const bySold = await collectPages<Pet>(
 			`/pets?categoryId=${cats.id}&status=sold&status=available&limit=1`,

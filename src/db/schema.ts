@@ -39,6 +39,8 @@ export const categories = sqliteTable(
 	],
 );
 
+// drizzle/0006 indexes `name_key` in the FTS5 table `pet_names` through triggers on this table, which
+// drizzle-kit does not model: a migration that rebuilds `pets` must recreate them and rebuild the index.
 export const pets = sqliteTable(
 	"pets",
 	{

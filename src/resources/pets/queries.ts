@@ -50,6 +50,9 @@ export const petWalks = (db: Db, filter: PetFilter) => {
 			filter.categoryId === undefined
 				? undefined
 				: eq(pets.categoryId, filter.categoryId),
+			// The exact test, also behind the index, whose tokenizer reads U+FFFE and U+FFFF as U+FFFD.
+			// instr() rather than LIKE: `%` and `_` in the filter match literally.
+			key === undefined ? undefined : sql`instr(${pets.nameKey}, ${key}) > 0`,
 		);
 	return statusWalks(filter.status, (status) =>
 		key !== undefined && indexable(key)
@@ -64,15 +67,7 @@ export const petWalks = (db: Db, filter: PetFilter) => {
 			: db
 					.select(pet)
 					.from(pets)
-					.where(
-						and(
-							conditions(pets.id, status),
-							// instr() rather than LIKE: `%` and `_` in the filter match literally.
-							key === undefined
-								? undefined
-								: sql`instr(${pets.nameKey}, ${key}) > 0`,
-						),
-					)
+					.where(conditions(pets.id, status))
 					.orderBy(pets.id)
 					.limit(filter.limit + 1)
 					.$dynamic(),
