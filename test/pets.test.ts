@@ -305,6 +305,10 @@ describe("GET /pets", () => {
 		return (await response.json<Pet[]>()).map((pet) => pet.name);
 	};
 
+	/** The names of the cats whose name holds `name`. */
+	const catsNamed = (name: string) =>
+		names(`categoryId=${cats.id}&name=${encodeURIComponent(name)}`);
+
 	it("filters by category", async () => {
 		expect(await names(`categoryId=${dogs.id}`)).toEqual(["Rex", "T-Rex"]);
 	});
@@ -363,21 +367,17 @@ describe("GET /pets", () => {
 
 	it("matches quotes and search operators in the name filter literally", async () => {
 		const pet = await createPet(cats.id, { name: 'Say "hi" OR *purr*' });
-		const filter = (name: string) =>
-			names(`categoryId=${cats.id}&name=${encodeURIComponent(name)}`);
-		expect(await filter('"HI" or *')).toEqual([pet.name]);
-		expect(await filter("hi OR purr")).toEqual([]);
-		expect(await filter("NEAR(hi purr)")).toEqual([]);
+		expect(await catsNamed('"HI" or *')).toEqual([pet.name]);
+		expect(await catsNamed("hi OR purr")).toEqual([]);
+		expect(await catsNamed("NEAR(hi purr)")).toEqual([]);
 		await api(`/pets/${pet.id}`, { method: "DELETE" });
 	});
 
 	it("matches noncharacters exactly, though the name index reads them alike", async () => {
 		const pet = await createPet(cats.id, { name: "x\uFFFEyz" });
-		const filter = (name: string) =>
-			names(`categoryId=${cats.id}&name=${encodeURIComponent(name)}`);
-		expect(await filter("x\uFFFEyz")).toEqual([pet.name]);
-		expect(await filter("x\uFFFFyz")).toEqual([]);
-		expect(await filter("x\uFFFDyz")).toEqual([]);
+		expect(await catsNamed("x\uFFFEyz")).toEqual([pet.name]);
+		expect(await catsNamed("x\uFFFFyz")).toEqual([]);
+		expect(await catsNamed("x\uFFFDyz")).toEqual([]);
 		await api(`/pets/${pet.id}`, { method: "DELETE" });
 	});
 
