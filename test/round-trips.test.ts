@@ -12,10 +12,10 @@ import {
 	token,
 	uniqueName,
 } from "./support/api";
+import { whileDeprecated } from "./support/clock";
 import { countingD1 } from "./support/d1";
 
-// While getPetById is deprecated and still served: after its sunset it answers 410 from the route metadata.
-const app = createApp({ now: () => Date.parse("2027-01-01T00:00:00Z") });
+const app = createApp({ now: whileDeprecated });
 
 /** How many D1 calls the request made, and its status. */
 const roundTrips = async (

@@ -132,6 +132,3 @@ export const paginate = async <T>(
 	c.header("Link", `<${next.pathname}${next.search}>; rel="next"`);
 	return page;
 };
-
-/** The key of every resource listed by id. */
-export const byId = (row: { id: number }) => row.id;

@@ -8,6 +8,9 @@ const int64 = {
 	maximum: limits.maxId,
 } as const;
 
+/** The key of every resource listed by id: what its list walks, merges and pages by. */
+export const byId = (row: { id: number }) => row.id;
+
 /** An identifier in a JSON body or response. */
 export const Id = z.int().min(1).max(limits.maxId).openapi(int64);
 

@@ -26,3 +26,6 @@ export const InventoryUpdate = z
 	.openapi("InventoryUpdate", { example: { quantity: 10 } });
 
 export type InventoryItem = z.infer<typeof InventoryItem>;
+
+/** The key the inventory is listed by: its pet's id. */
+export const byPetId = (item: InventoryItem) => item.petId;

@@ -1,6 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { it } from "vitest";
 import { createApp } from "../../src/app";
+import { whileDeprecated } from "../support/clock";
 import { countingD1 } from "../support/d1";
 import floor from "./floor";
 
@@ -12,8 +13,7 @@ const rounds = 5;
 const token = env.API_TOKEN.split(",")[0];
 
 type Side = (request: Request, db?: D1Database) => Promise<Response>;
-// While getPetById is deprecated and still served (after its sunset it answers 410).
-const app = createApp({ now: () => Date.parse("2027-01-01T00:00:00Z") });
+const app = createApp({ now: whileDeprecated });
 const sides: Record<"app" | "floor", Side> = {
 	app: async (request, db = env.DB) => app.fetch(request, { ...env, DB: db }),
 	floor: async (request, db = env.DB) =>

@@ -1,7 +1,8 @@
 import { ifMatch, preconditionFailed, withETag } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
-import { byId, paginate, startOf } from "../../http/pagination";
+import { paginate, startOf } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
+import { byId } from "../../models/id";
 import * as queries from "./queries";
 import type * as routes from "./routes";
 

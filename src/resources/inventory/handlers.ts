@@ -2,13 +2,12 @@ import { ifMatch, preconditionFailed, withETag } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
 import { paginate, startOf } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
-import type { InventoryItem } from "../../models/inventory";
+import { byPetId } from "../../models/inventory";
 import * as queries from "./queries";
 import type * as routes from "./routes";
 
 const itemNotFound = (petId: number) =>
 	new ApiError("not_found", `Pet ${petId} has no inventory item.`);
-const byPetId = (item: InventoryItem) => item.petId;
 
 export const listInventory: AppRouteHandler<
 	typeof routes.listInventory

@@ -10,8 +10,8 @@ import {
 	rowState,
 } from "../../db/conditional";
 import { inventory, pets } from "../../db/schema";
-import { mergeWalks, statusWalks } from "../../db/status-pages";
-import type { InventoryItem } from "../../models/inventory";
+import { mergeWalks, statusWalks } from "../../db/status-walks";
+import { byPetId, type InventoryItem } from "../../models/inventory";
 import type { PetStatus } from "../../models/pet-status";
 
 const item = {
@@ -54,12 +54,7 @@ export const listInventory = (
 	db: Db,
 	filter: InventoryFilter,
 ): Promise<InventoryItem[]> =>
-	mergeWalks(
-		db,
-		inventoryWalks(db, filter),
-		filter.limit + 1,
-		(row) => row.petId,
-	);
+	mergeWalks(db, inventoryWalks(db, filter), filter.limit + 1, byPetId);
 
 export const getInventoryItem = (
 	db: Db,

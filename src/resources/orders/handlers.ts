@@ -1,8 +1,9 @@
 import { ifMatch, preconditionFailed, withETag } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
 import { idempotencyWindowMs, requestHash } from "../../http/idempotency";
-import { byId, paginate, startOf } from "../../http/pagination";
+import { paginate, startOf } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
+import { byId } from "../../models/id";
 import type { Order } from "../../models/order";
 import * as queries from "./queries";
 import type * as routes from "./routes";

@@ -1,5 +1,4 @@
 import { and, eq, gt, not, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import {
 	autoId,
@@ -13,7 +12,8 @@ import {
 import { nameKey, withNameKey } from "../../db/name-key";
 import { containing, indexable, petNames } from "../../db/pet-names";
 import { categories, inventory, orders, pets } from "../../db/schema";
-import { mergeWalks, statusWalks } from "../../db/status-pages";
+import { mergeWalks, statusWalks } from "../../db/status-walks";
+import { byId } from "../../models/id";
 import type { NewPet, Pet, PetPatch } from "../../models/pet";
 import type { PetStatus } from "../../models/pet-status";
 
@@ -43,40 +43,41 @@ export type PetFilter = {
  */
 export const petWalks = (db: Db, filter: PetFilter) => {
 	const key = filter.name === undefined ? undefined : nameKey(filter.name);
-	const conditions = (id: SQLiteColumn, status?: PetStatus) =>
-		and(
-			gt(id, filter.after),
-			status && eq(pets.status, status),
-			filter.categoryId === undefined
-				? undefined
-				: eq(pets.categoryId, filter.categoryId),
-			// The exact test, also behind the index, whose tokenizer reads U+FFFE and U+FFFF as U+FFFD.
-			// instr() rather than LIKE: `%` and `_` in the filter match literally.
-			key === undefined ? undefined : sql`instr(${pets.nameKey}, ${key}) > 0`,
-		);
+	const indexed = key !== undefined && indexable(key);
+	// The walk's order: the index's rowid is the pet's id.
+	const id = indexed ? petNames.rowid : pets.id;
 	return statusWalks(filter.status, (status) =>
-		key !== undefined && indexable(key)
+		(indexed
 			? db
 					.select(pet)
 					.from(petNames)
 					.innerJoin(pets, eq(pets.id, petNames.rowid))
-					.where(and(containing(key), conditions(petNames.rowid, status)))
-					.orderBy(petNames.rowid)
-					.limit(filter.limit + 1)
 					.$dynamic()
-			: db
-					.select(pet)
-					.from(pets)
-					.where(conditions(pets.id, status))
-					.orderBy(pets.id)
-					.limit(filter.limit + 1)
-					.$dynamic(),
+			: db.select(pet).from(pets).$dynamic()
+		)
+			.where(
+				and(
+					indexed ? containing(key) : undefined,
+					gt(id, filter.after),
+					status && eq(pets.status, status),
+					filter.categoryId === undefined
+						? undefined
+						: eq(pets.categoryId, filter.categoryId),
+					// The exact test, also behind the index, whose tokenizer reads U+FFFE and U+FFFF as U+FFFD.
+					// instr() rather than LIKE: `%` and `_` in the filter match literally.
+					key === undefined
+						? undefined
+						: sql`instr(${pets.nameKey}, ${key}) > 0`,
+				),
+			)
+			.orderBy(id)
+			.limit(filter.limit + 1),
 	);
 };
 
 /** The page of pets after `filter.after`, and the next one's first if there is one. */
 export const listPets = (db: Db, filter: PetFilter): Promise<Pet[]> =>
-	mergeWalks(db, petWalks(db, filter), filter.limit + 1, (row) => row.id);
+	mergeWalks(db, petWalks(db, filter), filter.limit + 1, byId);
 
 export const getPet = (db: Db, id: number): Promise<TaggedPet | undefined> =>
 	db.select(petWithETag).from(pets).where(eq(pets.id, id)).get();

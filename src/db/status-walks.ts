@@ -15,13 +15,13 @@ export const statusWalks = <Page>(
 	return [page(first), ...rest.map(page)];
 };
 
+/** A walk: a query for a page of rows, which a batch can run. */
+type Walk<Row> = BatchItem<"sqlite"> & PromiseLike<Row[]>;
+
 /** Runs the walks in one batch and merges their rows into the first `size` in id order. */
-export const mergeWalks = async <
-	Row,
-	Page extends BatchItem<"sqlite"> & PromiseLike<Row[]>,
->(
+export const mergeWalks = async <Row>(
 	db: Db,
-	walks: [Page, ...Page[]],
+	walks: [Walk<Row>, ...Walk<Row>[]],
 	size: number,
 	id: (row: Row) => number,
 ): Promise<Row[]> => {
