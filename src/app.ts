@@ -8,7 +8,7 @@ import { limitBody } from "./http/body-limit";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
 import { requestLog } from "./http/logging";
 import { secureDefaults } from "./http/secure-headers";
-import { bookmarkHeader, d1Session } from "./http/session";
+import { bookmarkHeader } from "./http/session";
 import { validationHook } from "./http/validation";
 import { bearerAuth, documentConfig } from "./openapi";
 import { reference } from "./reference";
@@ -56,7 +56,7 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		limitBody,
 	);
 	app.use(methodNotAllowed({ app, onMethodNotAllowed }));
-	app.use(d1Session, async (c, next) => {
+	app.use(async (c, next) => {
 		c.set("now", now);
 		await next();
 	});

@@ -81,6 +81,18 @@ describe("D1 sessions and bookmarks", () => {
 		},
 	);
 
+	it("leaves paths that never reach the database to their own answers", async () => {
+		const headers = { "x-d1-bookmark": "not a bookmark" };
+		await expectError(
+			await anonymous("/no-such-path", { headers }),
+			404,
+			"not_found",
+		);
+		const doc = await anonymous("/doc", { headers });
+		expect(doc.status).toBe(200);
+		expect(doc.headers.get("x-d1-bookmark")).toBeNull();
+	});
+
 	it("documents the bookmark on every operation", async () => {
 		const doc = await servedDocument();
 		for (const methods of Object.values(doc.paths)) {

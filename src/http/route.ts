@@ -13,7 +13,7 @@ import {
 } from "./lifecycle";
 import { limitWrites } from "./rate-limit";
 import { errorResponses, everyResponseHeaders } from "./responses";
-import { bookmarkParam, bookmarkResponseHeader } from "./session";
+import { bookmarkParam, bookmarkResponseHeader, d1Session } from "./session";
 
 type ApiRouteConfig = Omit<RouteConfig, "middleware" | "security" | "tags"> & {
 	operationId: string;
@@ -67,15 +67,16 @@ const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
 /**
  * `createRoute` with the API's cross-cutting metadata derived in one place: writes get rate limiting, the
  * bearer token check and its security requirement; single resources their ETag, `If-None-Match` and
- * `If-Match`; deprecated routes their headers and the note on their sunset; every route the error responses
- * it can answer and the headers of every response.
+ * `If-Match`; deprecated routes their headers and the note on their sunset; every route its D1 session, the
+ * error responses it can answer and the headers of every response.
  */
 export const apiRoute = <const R extends ApiRouteConfig>(
 	route: R,
 ): ApiRoute<R> => {
 	const { errors = [], lifecycle, tag, ...config } = route;
 	const implied: ErrorCode[] = ["internal_error"];
-	const middleware: MiddlewareHandler<AppEnv>[] = [];
+	// First, so that its bookmark is on every answer, 304 included.
+	const middleware: MiddlewareHandler<AppEnv>[] = [d1Session];
 	const write = config.method !== "get";
 	const item = config.request?.params !== undefined;
 	if (config.request?.body) {

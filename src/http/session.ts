@@ -31,9 +31,9 @@ export const bookmarkResponseHeader = {
 };
 
 /**
- * Opens the request's D1 session: reads go to any replica consistent with the client's bookmark, writes to
- * the primary; the response carries the session's bookmark. A malformed bookmark is a `validation_error` on
- * any path, before the session opens.
+ * Opens the D1 session of a request that reads or writes the database: reads go to any replica consistent
+ * with the client's bookmark, writes to the primary; the response carries the session's bookmark. A
+ * malformed bookmark is a `validation_error`, before the session opens.
  */
 export const d1Session: MiddlewareHandler<AppEnv> = async (c, next) => {
 	const given = bookmarkHeaders.safeParse({
