@@ -354,6 +354,14 @@ describe("GET /pets", () => {
 		expect(await names(`categoryId=${cats.id}&name=_`)).toEqual(["snake_case"]);
 	});
 
+	it("matches % and _ literally through the name index too", async () => {
+		expect(await catsNamed("0% c")).toEqual(["100% cat"]);
+		expect(await catsNamed("e_c")).toEqual(["snake_case"]);
+		// As LIKE patterns these would match "100% cat" and "snake_case".
+		expect(await catsNamed("0%c")).toEqual([]);
+		expect(await catsNamed("a_e")).toEqual([]);
+	});
+
 	it("keeps the name index in step with every create, rename and delete", async () => {
 		const pet = await createPet(cats.id, { name: "Indexed" });
 		await send("PATCH", `/pets/${pet.id}`, { name: "Reindexed" });
