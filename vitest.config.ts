@@ -1,10 +1,8 @@
 import { readFileSync } from "node:fs";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { bundleAliases } from "./test/support/bundle-aliases";
 
 export default defineConfig(async () => ({
-	resolve: { alias: bundleAliases(import.meta.dirname) },
 	plugins: [
 		cloudflareTest({
 			wrangler: { configPath: "./wrangler.toml" },

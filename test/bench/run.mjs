@@ -24,13 +24,6 @@ const appConfig = async () => {
 			main: config.main,
 			compatibility_date: config.compatibility_date,
 			minify: config.minify,
-			keep_names: config.keep_names,
-			alias: Object.fromEntries(
-				Object.entries(config.alias ?? {}).map(([from, to]) => [
-					from,
-					join(root, to),
-				]),
-			),
 			d1_databases: config.d1_databases.map((db) => ({
 				...db,
 				migrations_dir: join(root, db.migrations_dir),

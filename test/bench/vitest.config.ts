@@ -1,10 +1,8 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { bundleAliases } from "../support/bundle-aliases";
 
 // The in-runtime benchmark: run by `npm run bench`, never by `npm test`.
 export default defineConfig(async () => ({
-	resolve: { alias: bundleAliases(`${import.meta.dirname}/../..`) },
 	plugins: [
 		cloudflareTest({
 			wrangler: { configPath: `${import.meta.dirname}/../../wrangler.toml` },
