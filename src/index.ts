@@ -1,3 +1,7 @@
 import { createApp } from "./app";
+import { scheduled } from "./scheduled";
 
-export default createApp();
+export default {
+	fetch: createApp().fetch,
+	scheduled,
+} satisfies ExportedHandler<Env>;

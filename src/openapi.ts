@@ -29,10 +29,17 @@ export const documentConfig = {
 			description: "Units in stock for each pet.",
 			"x-parent": "Store",
 		},
+		{ name: "Service", description: "The service itself." },
+		{
+			name: "Health",
+			description: "Whether the service and its database answer.",
+			"x-parent": "Service",
+		},
 	],
 	"x-tagGroups": [
 		{ name: "Pets", tags: ["Animals", "Categories"] },
 		{ name: "Store", tags: ["Orders", "Inventory"] },
+		{ name: "Service", tags: ["Health"] },
 	],
 };
 

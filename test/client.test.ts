@@ -1,13 +1,12 @@
-import { exports } from "cloudflare:workers";
 import { hc } from "hono/client";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { AppType } from "../src/app";
-import { origin, token, uniqueName } from "./support/api";
+import { origin, testApp, token, uniqueName } from "./support/api";
 
 /** The typed client the README shows, talking to the Worker under test. */
 const client = hc<AppType>(origin, {
 	fetch: (input: RequestInfo | URL, init?: RequestInit) =>
-		exports.default.fetch(input, init),
+		testApp()(new Request(input, init)),
 	headers: { authorization: `Bearer ${token}` },
 });
 

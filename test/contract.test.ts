@@ -70,6 +70,7 @@ const scenario = async (): Promise<Step[]> => {
 		["PUT", `/store/inventory/${pet.id}`, { quantity: -5 }],
 		["DELETE", `/pets/${pet.id}`],
 		["DELETE", `/pets/${pet.id}`],
+		["GET", "/health"],
 	];
 };
 
@@ -97,7 +98,7 @@ describe("the contract", () => {
 		expect([...exercised].sort()).toEqual(all.sort());
 	});
 
-	it("documents exactly the routes the app registers, apart from /doc, /health and /reference", async () => {
+	it("documents exactly the routes the app registers, apart from /doc and /reference", async () => {
 		const document = await servedDocument();
 		const documented = Object.entries(document.paths).flatMap(
 			([path, methods]) =>
@@ -111,12 +112,7 @@ describe("the contract", () => {
 			.map((route) => `${route.method} ${route.path}`)
 			.filter(
 				(route) =>
-					![
-						"GET /doc",
-						"GET /health",
-						"GET /reference",
-						"GET /reference/*",
-					].includes(route),
+					!["GET /doc", "GET /reference", "GET /reference/*"].includes(route),
 			);
 		expect([...new Set(registered)].sort()).toEqual(documented.sort());
 	});

@@ -8,27 +8,15 @@ import {
 	type ErrorBody,
 	type Pet,
 	placeOrder,
+	servedDocument,
 	stockedPet,
 } from "./support/api";
-import {
-	arbitraryOf,
-	type Components,
-	hostileValue,
-	type JsonSchema,
-} from "./support/arbitraries";
+import { arbitraryOf, hostileValue } from "./support/arbitraries";
+import type { Document } from "./support/contract";
 
 /** Seeded and bounded for CI; `FUZZ_RUNS=5000 npm test -- fuzz` runs it longer. */
 const runs = Number(env.FUZZ_RUNS);
 const settings = { seed: 20261122, numRuns: runs, endOnFailure: true };
-
-type Operation = {
-	responses: Record<string, unknown>;
-	requestBody?: { content: { "application/json": { schema: JsonSchema } } };
-};
-type Document = {
-	paths: Record<string, Record<string, Operation>>;
-	components: { schemas: Components };
-};
 
 let doc: Document;
 let pet: Pet;
@@ -173,7 +161,7 @@ const rowCounts = () =>
 	).first();
 
 beforeAll(async () => {
-	doc = await (await anonymous("/doc")).json<Document>();
+	doc = await servedDocument();
 	pet = await stockedPet(1_000_000);
 	orderId = (
 		await (

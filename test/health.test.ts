@@ -1,7 +1,5 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../src/app";
-import { api, expectError } from "./support/api";
+import { api, expectError, testApp } from "./support/api";
 
 describe("GET /health", () => {
 	it("answers ok while the database answers", async () => {
@@ -19,10 +17,8 @@ describe("GET /health", () => {
 			...session,
 			withSession: () => session,
 		} as unknown as D1Database;
-		const response = await createApp().request(
+		const response = await testApp({ bindings: { DB: unreachable } })(
 			"/health",
-			{},
-			{ ...env, DB: unreachable },
 		);
 		await expectError(response, 503, "unavailable");
 	});

@@ -1,12 +1,12 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../src/app";
 import {
 	api,
 	createCategory,
 	createPet,
 	expectError,
 	type Pet,
+	servedDocument,
+	testApp,
 } from "./support/api";
 
 const deprecation = {
@@ -22,10 +22,7 @@ const lifecycleHeaders = (response: Response) => ({
 });
 
 /** The app with its clock standing at `instant`. */
-const at = (instant: string) => {
-	const app = createApp({ now: () => Date.parse(instant) });
-	return (path: string) => app.request(path, {}, env);
-};
+const at = (instant: string) => testApp({ now: Date.parse(instant) });
 
 let pet: Pet;
 beforeAll(async () => {
@@ -46,6 +43,14 @@ describe("GET /pets/{petId} is deprecated", () => {
 		const malformed = await api("/pets/abc");
 		expect(lifecycleHeaders(malformed)).toEqual(deprecation);
 		await expectError(malformed, 400, "validation_error");
+	});
+
+	it("carries them on a 400 for a malformed header", async () => {
+		const response = await api(`/pets/${pet.id}`, {
+			headers: { "x-d1-bookmark": "not a bookmark" },
+		});
+		expect(lifecycleHeaders(response)).toEqual(deprecation);
+		await expectError(response, 400, "validation_error");
 	});
 
 	it("still answers at the last second before the sunset", async () => {
@@ -74,9 +79,7 @@ describe("GET /pets/{petId} is deprecated", () => {
 
 describe("lifecycle in the document", () => {
 	it("marks only getPetById deprecated, with its sunset, and documents its 410", async () => {
-		const doc = await (await api("/doc")).json<{
-			paths: Record<string, Record<string, Record<string, unknown>>>;
-		}>();
+		const doc = await servedDocument();
 		const deprecated = Object.values(doc.paths)
 			.flatMap((methods) => Object.values(methods))
 			.filter((operation) => operation.deprecated);
@@ -93,12 +96,7 @@ describe("lifecycle in the document", () => {
 	});
 
 	it("documents Deprecation, Sunset and Link on every response of getPetById", async () => {
-		const doc = await (await api("/doc")).json<{
-			paths: Record<
-				string,
-				Record<string, { responses: Record<string, { headers?: object }> }>
-			>;
-		}>();
+		const doc = await servedDocument();
 		const { responses } = doc.paths["/pets/{petId}"].get;
 		for (const [status, response] of Object.entries(responses)) {
 			expect(Object.keys(response.headers ?? {}), status).toEqual(

@@ -10,13 +10,9 @@ import {
 	nextLink,
 	type Pet,
 	send,
+	stockOf,
 	uniqueName,
 } from "./support/api";
-
-const stockOf = (petId: number) =>
-	env.DB.prepare("SELECT quantity FROM inventory WHERE pet_id = ?")
-		.bind(petId)
-		.first<number>("quantity");
 
 let category: Category;
 beforeAll(async () => {

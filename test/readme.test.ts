@@ -1,5 +1,6 @@
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { testApp } from "./support/api";
 
 /** Splits a shell command line into words, honouring single and double quotes. */
 const words = (line: string) =>
@@ -51,7 +52,7 @@ describe("the README's curl examples", () => {
 	it.each(examples)(
 		"$command answers what the README shows",
 		async ({ command, output }) => {
-			const response = await exports.default.fetch(requestOf(command));
+			const response = await testApp()(requestOf(command));
 			expect(response.status).toBeLessThan(300);
 			expect(await response.json()).toEqual(JSON.parse(output));
 		},

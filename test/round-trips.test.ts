@@ -1,6 +1,5 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../src/app";
 import {
 	api,
 	createCategory,
@@ -9,13 +8,11 @@ import {
 	type Pet,
 	placeOrder,
 	stockedPet,
+	testApp,
 	token,
 	uniqueName,
 } from "./support/api";
-import { whileDeprecated } from "./support/clock";
 import { countingD1 } from "./support/d1";
-
-const app = createApp({ now: whileDeprecated });
 
 /** How many D1 calls the request made, and its status. */
 const roundTrips = async (
@@ -25,19 +22,15 @@ const roundTrips = async (
 	headers: Record<string, string> = {},
 ) => {
 	const d1 = countingD1(env.DB);
-	const response = await app.request(
-		path,
-		{
-			method,
-			headers: {
-				authorization: `Bearer ${token}`,
-				...(body !== undefined && { "content-type": "application/json" }),
-				...headers,
-			},
-			body: body === undefined ? undefined : JSON.stringify(body),
+	const response = await testApp({ bindings: { DB: d1.binding } })(path, {
+		method,
+		headers: {
+			authorization: `Bearer ${token}`,
+			...(body !== undefined && { "content-type": "application/json" }),
+			...headers,
 		},
-		{ ...env, DB: d1.binding },
-	);
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
 	return { status: response.status, calls: d1.calls() };
 };
 

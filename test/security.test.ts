@@ -1,12 +1,13 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createApp } from "../src/app";
 import {
 	anonymous,
 	api,
 	createCategory,
 	expectError,
 	send,
+	servedDocument,
+	testApp,
 	uniqueName,
 } from "./support/api";
 
@@ -18,11 +19,6 @@ const write = (headers: Record<string, string>) =>
 	});
 
 /** The app over the test bindings, with some of them replaced. */
-const appWith = (bindings: Partial<Env>) => {
-	const app = createApp();
-	return (path: string, init?: RequestInit) =>
-		app.request(path, init, { ...env, ...bindings });
-};
 
 describe("bearer authentication on writes", () => {
 	it("answers 401 with WWW-Authenticate when the token is missing, malformed or wrong", async () => {
@@ -71,7 +67,7 @@ describe("bearer authentication on writes", () => {
 
 	it("fails closed when no token is configured, and keeps reads working", async () => {
 		for (const API_TOKEN of ["", " , "]) {
-			const request = appWith({ API_TOKEN });
+			const request = testApp({ bindings: { API_TOKEN } });
 			const response = await request("/categories", {
 				method: "POST",
 				headers: {
@@ -86,10 +82,7 @@ describe("bearer authentication on writes", () => {
 	});
 
 	it("declares the bearer scheme on exactly the write operations", async () => {
-		const doc = await (await anonymous("/doc")).json<{
-			components: { securitySchemes: Record<string, unknown> };
-			paths: Record<string, Record<string, { security?: unknown }>>;
-		}>();
+		const doc = await servedDocument();
 		expect(doc.components.securitySchemes.bearerAuth).toMatchObject({
 			type: "http",
 			scheme: "bearer",
@@ -106,7 +99,7 @@ describe("bearer authentication on writes", () => {
 
 describe("rate limiting of writes", () => {
 	it("answers 429 rate_limited with Retry-After past the limit, and never limits reads", async () => {
-		const request = appWith({ WRITE_LIMITER: env.TINY_LIMITER });
+		const request = testApp({ bindings: { WRITE_LIMITER: env.TINY_LIMITER } });
 		const create = () =>
 			request("/categories", {
 				method: "POST",

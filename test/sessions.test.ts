@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../src/app";
 import {
 	anonymous,
 	api,
 	expectError,
 	send,
 	servedDocument,
+	testApp,
 	token,
 } from "./support/api";
 
@@ -46,9 +46,7 @@ describe("D1 sessions and bookmarks", () => {
 
 	it("starts reads anywhere, writes at the primary, and a bookmarked request at its bookmark", async () => {
 		const d1 = recordingD1();
-		const app = createApp();
-		const request = (path: string, init: RequestInit = {}) =>
-			app.request(path, init, { ...env, DB: d1.binding });
+		const request = testApp({ bindings: { DB: d1.binding } });
 		await request("/pets");
 		await request("/categories", {
 			method: "POST",

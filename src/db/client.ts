@@ -1,19 +1,25 @@
 import { drizzle } from "drizzle-orm/d1";
 
 /**
- * A per-request Drizzle client over a D1 session (the Sessions API): reads may be served by a read replica
- * that has caught up with `bookmark`; writes start at the primary.
+ * A Drizzle client over a D1 session (the Sessions API), opened by its first query: reads may be served by a
+ * read replica that has caught up with `bookmark`, writes start at the primary. A request that never queries
+ * opens none.
  */
 export const openSession = (
 	d1: D1Database,
 	{ bookmark, write }: { bookmark?: string; write: boolean },
 ) => {
-	const session = d1.withSession(
-		bookmark ?? (write ? "first-primary" : "first-unconstrained"),
-	);
+	let session: D1DatabaseSession | undefined;
+	const open = () =>
+		(session ??= d1.withSession(
+			bookmark ?? (write ? "first-primary" : "first-unconstrained"),
+		));
 	// Drizzle calls only prepare() and batch(), which a session has.
-	const db = drizzle(session as unknown as D1Database);
-	return { db, bookmark: () => session.getBookmark() };
+	const db = drizzle({
+		prepare: (query: string) => open().prepare(query),
+		batch: (statements: D1PreparedStatement[]) => open().batch(statements),
+	} as D1Database);
+	return { db, bookmark: () => session?.getBookmark() ?? null };
 };
 
 export type Db = ReturnType<typeof openSession>["db"];

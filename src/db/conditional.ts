@@ -1,5 +1,6 @@
 import { and, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { ApiError } from "../http/errors";
 import type { Db } from "./client";
 
 // Helpers for writes whose precondition lives in the SQL, so that no read-then-write race is possible.
@@ -58,3 +59,22 @@ export const rowState = (table: SQLiteTable, row: SQL, current: SQL) => ({
 	found: exists(table, row),
 	current: exists(table, and(row, current)),
 });
+
+/**
+ * Why a conditional write to one row changed nothing, from its {@link rowState}: the row is `missing`, its
+ * ETag moved on since `If-Match`, or else the write's own condition failed (`conflict`).
+ */
+export const unchanged = (
+	{ found, current }: { found: boolean; current: boolean },
+	missing: ApiError,
+	conflict?: ApiError,
+) => {
+	if (!found) return missing;
+	return (
+		(current && conflict) ||
+		new ApiError(
+			"precondition_failed",
+			"The resource changed since the ETag in If-Match; read it again.",
+		)
+	);
+};

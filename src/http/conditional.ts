@@ -1,6 +1,5 @@
 import type { Context } from "hono";
 import { etag, RETAINED_304_HEADERS } from "hono/etag";
-import { ApiError } from "./errors";
 
 /**
  * The ETags an `If-Match` header names, or undefined when any current representation will do (no header, or
@@ -23,12 +22,6 @@ export const withETag = <T extends { etag: string }>(
 	c.header("ETag", etag);
 	return body;
 };
-
-export const preconditionFailed = () =>
-	new ApiError(
-		"precondition_failed",
-		"The resource changed since the ETag in If-Match; read it again.",
-	);
 
 /** Answers `If-None-Match` with 304, keeping the headers a client needs on every response. */
 export const notModified = etag({

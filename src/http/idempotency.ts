@@ -1,8 +1,17 @@
 import { z } from "@hono/zod-openapi";
+import { and, eq, lt, not, type SQL, sql } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Context } from "hono";
+import type { Db } from "../db/client";
+import { exists } from "../db/conditional";
+import { idempotencyKeys } from "../db/schema";
+import type { AppEnv } from "../env";
+import { ApiError } from "./errors";
+
+// Idempotency-Key (API.md §6): a retry with the same key and body within 24 hours replays the first response.
 
 /** How long a response stays replayable. */
-export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
+const windowMs = 24 * 60 * 60 * 1000;
 
 /** The optional `Idempotency-Key` request header. */
 export const idempotencyHeaders = z.object({
@@ -28,6 +37,9 @@ export const replayedHeader = {
 	},
 };
 
+/** A keyed request: its key, the hash of what it asks, and when it was made. */
+export type Keyed = { key: string; requestHash: string; now: number };
+
 /** JSON with object keys sorted, so that key order and whitespace do not make two bodies differ. */
 const canonicalJson = (value: unknown): string => {
 	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
@@ -38,14 +50,82 @@ const canonicalJson = (value: unknown): string => {
 	return JSON.stringify(value);
 };
 
-/** SHA-256 (hex) of the operation and the body as the client sent it, before defaults are applied. */
-export const requestHash = async (c: Context) => {
-	const text = `${c.req.method} ${c.req.path}\n${canonicalJson(await c.req.json())}`;
+/** The request's key and the SHA-256 of its operation and validated body, when the client sent a key. */
+export const keyOf = async (
+	c: Context<AppEnv>,
+	key: string | undefined,
+	body: unknown,
+): Promise<Keyed | undefined> => {
+	if (key === undefined) return undefined;
+	const text = `${c.req.method} ${c.req.path}\n${canonicalJson(body)}`;
 	const digest = await crypto.subtle.digest(
 		"SHA-256",
 		new TextEncoder().encode(text),
 	);
-	return [...new Uint8Array(digest)]
+	const requestHash = [...new Uint8Array(digest)]
 		.map((byte) => byte.toString(16).padStart(2, "0"))
 		.join("");
+	return { key, requestHash, now: c.var.now() };
 };
+
+const recordOf = (keyed: Keyed) => eq(idempotencyKeys.key, keyed.key);
+
+/**
+ * The statements a keyed write adds to its batch: `forgetExpired` and `stored` come before the write, which
+ * runs only while the key is `unused`; `remember` comes after it and stores the response it produced.
+ */
+export const idempotencyStatements = (db: Db, keyed: Keyed) => ({
+	// The Cron Trigger prunes expired records in bulk; this forgets only the one this key may hit.
+	forgetExpired: db
+		.delete(idempotencyKeys)
+		.where(
+			and(recordOf(keyed), lt(idempotencyKeys.createdAt, keyed.now - windowMs)),
+		),
+	stored: db.select().from(idempotencyKeys).where(recordOf(keyed)),
+	unused: not(exists(idempotencyKeys, recordOf(keyed))),
+	/** Stores `response`, read from the `source` rows that `where` selects: the ones the write just made. */
+	remember: (
+		response: { body: SQL; etag: SQL },
+		source: SQLiteTable,
+		where: SQL | undefined,
+	) =>
+		db.insert(idempotencyKeys).select(
+			db
+				.select({
+					key: sql`${keyed.key}`.as("key"),
+					requestHash: sql`${keyed.requestHash}`.as("request_hash"),
+					body: response.body.as("body"),
+					etag: response.etag.as("etag"),
+					createdAt: sql`${keyed.now}`.as("created_at"),
+				})
+				.from(source)
+				.where(where),
+		),
+});
+
+export type StoredResponse = typeof idempotencyKeys.$inferSelect;
+
+/**
+ * The stored response of an earlier request with the same key, marked as replayed; the same key with
+ * another request is refused.
+ */
+export const replay = <T>(
+	c: Context<AppEnv>,
+	stored: StoredResponse,
+	keyed: Keyed | undefined,
+): T & { etag: string } => {
+	if (stored.requestHash !== keyed?.requestHash) {
+		throw new ApiError(
+			"idempotency_key_reused",
+			"This Idempotency-Key was used with a different request.",
+		);
+	}
+	c.header("Idempotency-Replayed", "true");
+	return { ...JSON.parse(stored.body), etag: stored.etag };
+};
+
+/** Deletes the records whose window has closed by `now`: the Cron Trigger's work. */
+export const pruneIdempotencyKeys = (db: Db, now: number) =>
+	db
+		.delete(idempotencyKeys)
+		.where(lt(idempotencyKeys.createdAt, now - windowMs));

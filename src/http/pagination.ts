@@ -68,12 +68,6 @@ const timingSafeEqualText = (a: string, b: string) =>
 	a.length === b.length &&
 	crypto.subtle.timingSafeEqual(encoder.encode(a), encoder.encode(b));
 
-/** Where a list request starts: after the position of its cursor, or at the beginning. */
-export const startOf = async (
-	c: Context<AppEnv>,
-	cursor: string | undefined,
-) => (cursor === undefined ? 0 : decodeCursor(c, cursor));
-
 const pageSize = { min: 1, max: 100, default: 20 } as const;
 
 /** Query parameters every list operation takes: `limit` and the opaque `cursor` of the previous page. */
@@ -111,16 +105,22 @@ export const linkHeader = {
 	},
 };
 
+/** A page of a list: the rows after `after` in key order, at most `limit` of them and one more if there is one. */
+export type Page = { after: number; limit: number };
+
 /**
- * Keyset pagination: `rows` holds up to `limit + 1` rows in key order; the extra row only proves that a next
- * page exists, and its presence sets the `Link` header to a cursor after the page's last key.
+ * Answers a list operation with keyset pagination: `load` reads up to `limit + 1` rows after the cursor's
+ * position in key order; the extra row only proves that a next page exists, and sets the `Link` header to a
+ * cursor after this page's last key.
  */
-export const paginate = async <T>(
+export const listPage = async <F, T>(
 	c: Context<AppEnv>,
-	rows: T[],
-	limit: number,
+	{ limit, cursor, ...filter }: F & { limit: number; cursor?: string },
+	load: (page: Omit<F, "limit" | "cursor"> & Page) => Promise<T[]>,
 	keyOf: (row: T) => number,
 ): Promise<T[]> => {
+	const after = cursor === undefined ? 0 : await decodeCursor(c, cursor);
+	const rows = await load({ ...filter, after, limit });
 	if (rows.length <= limit) return rows;
 	const page = rows.slice(0, limit);
 	const next = new URL(c.req.url);

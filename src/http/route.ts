@@ -15,21 +15,30 @@ import { limitWrites } from "./rate-limit";
 import { errorResponses, everyResponseHeaders } from "./responses";
 import { bookmarkParam, bookmarkResponseHeader, d1Session } from "./session";
 
-type ApiRouteConfig = Omit<RouteConfig, "middleware" | "security" | "tags"> & {
-	operationId: string;
-	summary: string;
-	description: string;
-	/** The one tag that groups the operation. */
-	tag: string;
-	/** The error codes the handler itself throws; those every such operation can answer are added. */
-	errors?: ErrorCode[];
-	lifecycle?: Lifecycle;
-};
+/** Who may call an operation: reads are public unless they say otherwise; every write needs the bearer token. */
+type Access =
+	| { method: "get"; auth?: "bearer" }
+	| { method: "post" | "put" | "patch" | "delete"; auth: "bearer" };
+
+type ApiRouteConfig = Omit<
+	RouteConfig,
+	"method" | "middleware" | "security" | "tags"
+> &
+	Access & {
+		operationId: string;
+		summary: string;
+		description: string;
+		/** The one tag that groups the operation. */
+		tag: string;
+		/** The error codes the handler itself throws; those every such operation can answer are added. */
+		errors?: ErrorCode[];
+		lifecycle?: Lifecycle;
+	};
 
 /** The route as `OpenAPIHono.openapi` reads it; errors are thrown, so only declared successes type handlers. */
 type ApiRoute<R extends ApiRouteConfig> = Omit<
 	R,
-	"errors" | "lifecycle" | "tag"
+	"auth" | "errors" | "lifecycle" | "tag"
 > & {
 	tags: string[];
 	middleware: MiddlewareHandler<AppEnv>[];
@@ -65,28 +74,41 @@ const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
 });
 
 /**
- * `createRoute` with the API's cross-cutting metadata derived in one place: writes get rate limiting, the
- * bearer token check and its security requirement; single resources their ETag, `If-None-Match` and
- * `If-Match`; deprecated routes their headers and the note on their sunset; every route its D1 session, the
- * error responses it can answer and the headers of every response.
+ * `createRoute` with the API's cross-cutting metadata derived in one place. `auth: "bearer"` adds the token
+ * check and its security requirement; writes (every method but GET) are rate-limited; single resources (a
+ * route with path params) get their ETag, `If-None-Match` on reads and `If-Match` on writes; deprecated
+ * routes their headers and the note on their sunset; every route its D1 session, the error responses it can
+ * answer and the headers of every response.
  */
 export const apiRoute = <const R extends ApiRouteConfig>(
 	route: R,
 ): ApiRoute<R> => {
-	const { errors = [], lifecycle, tag, ...config } = route;
-	const implied: ErrorCode[] = ["internal_error"];
-	// First, so that its bookmark is on every answer, 304 included.
-	const middleware: MiddlewareHandler<AppEnv>[] = [d1Session];
+	const { auth, errors = [], lifecycle, tag, ...config } = route;
+	const implied: ErrorCode[] = ["validation_error", "internal_error"];
+	const middleware: MiddlewareHandler<AppEnv>[] = [];
 	const write = config.method !== "get";
 	const item = config.request?.params !== undefined;
+	if (lifecycle?.deprecated) {
+		implied.push("gone");
+		// First, so that every answer carries the deprecation, a 400 for a bad header included.
+		middleware.push(
+			deprecationHeaders(lifecycle.deprecated, documentationOf(route)),
+		);
+	}
 	if (config.request?.body) {
 		implied.push("malformed_json", "unsupported_media_type");
 	}
 	if (write) {
 		// Every request body is size-limited, including those an operation ignores.
-		implied.push("payload_too_large", "rate_limited", "unauthorized");
-		middleware.push(limitWrites, requireToken);
+		implied.push("payload_too_large", "rate_limited");
+		middleware.push(limitWrites);
 	}
+	if (auth) {
+		implied.push("unauthorized");
+		middleware.push(requireToken);
+	}
+	// Outside the ETag check, so that its bookmark is on every answer that reached D1, 304 included.
+	middleware.push(d1Session);
 	let headers = bookmarkParam;
 	if (item) {
 		if (write) implied.push("precondition_failed");
@@ -104,13 +126,6 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 				? declared.extend(headers)
 				: z.object(headers),
 	};
-	implied.push("validation_error");
-	if (lifecycle?.deprecated) {
-		implied.push("gone");
-		middleware.push(
-			deprecationHeaders(lifecycle.deprecated, documentationOf(route)),
-		);
-	}
 	const successes = Object.fromEntries(
 		Object.entries(config.responses).map(([status, response]) => [
 			status,
@@ -154,7 +169,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 		tags: [tag],
 		...lifecycleMarkers(lifecycle),
 		// Reads state that they need no credentials: an empty requirement, not an absent one.
-		security: write ? bearer : [],
+		security: auth ? bearer : [],
 		middleware,
 		request,
 		responses,

@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { it } from "vitest";
 import { createApp } from "../../src/app";
-import { whileDeprecated } from "../support/clock";
+import { testNow } from "../support/api";
 import { countingD1 } from "../support/d1";
 import floor from "./floor";
 
@@ -13,7 +13,7 @@ const rounds = 5;
 const token = env.API_TOKEN.split(",")[0];
 
 type Side = (request: Request, db?: D1Database) => Promise<Response>;
-const app = createApp({ now: whileDeprecated });
+const app = createApp({ now: () => testNow });
 const sides: Record<"app" | "floor", Side> = {
 	app: async (request, db = env.DB) => app.fetch(request, { ...env, DB: db }),
 	floor: async (request, db = env.DB) =>

@@ -1,5 +1,6 @@
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { createApp } from "../../src/app";
 import { type Document, expectDocumented } from "./contract";
 
 export const origin = "http://petstore.test";
@@ -7,12 +8,37 @@ export const origin = "http://petstore.test";
 /** The first of the tokens vitest.config.ts configures. */
 export const token = env.API_TOKEN.split(",")[0];
 
+/**
+ * The instant every test's app stands at unless the test names another: after getPetById's deprecation
+ * (2026-11-20), before its sunset (2027-06-30). No test depends on today's date.
+ */
+export const testNow = Date.parse("2027-01-01T00:00:00Z");
+
+/** The Worker's app, its clock standing at `now`, over the test bindings with some of them replaced. */
+export const testApp = ({
+	now = testNow,
+	bindings = {},
+}: {
+	now?: number;
+	bindings?: Partial<Env>;
+} = {}) => {
+	const app = createApp({ now: () => now });
+	return async (input: string | Request, init?: RequestInit) =>
+		app.request(
+			typeof input === "string" && input.startsWith("/")
+				? `${origin}${input}`
+				: input,
+			init,
+			{ ...env, ...bindings },
+		);
+};
+
+const app = testApp();
+
 let document: Promise<Document> | undefined;
 /** The document the app serves, fetched once per test file. */
 export const servedDocument = () => {
-	document ??= exports.default
-		.fetch(`${origin}/doc`)
-		.then((response) => response.json<Document>());
+	document ??= app("/doc").then((response) => response.json<Document>());
 	return document;
 };
 
@@ -22,7 +48,7 @@ export const servedDocument = () => {
  */
 export const anonymous = async (path: string, init?: RequestInit) => {
 	const url = `${origin}${path}`;
-	const response = await exports.default.fetch(url, init);
+	const response = await app(url, init);
 	await expectDocumented(
 		await servedDocument(),
 		init?.method ?? "GET",
@@ -159,8 +185,10 @@ export const stockedPet = async (
 	return pet;
 };
 
+/** The pet's units in stock, or null when it has no inventory item. */
 export const stockOf = async (petId: number) => {
 	const response = await api(`/store/inventory/${petId}`);
+	if (response.status === 404) return null;
 	expect(response.status).toBe(200);
 	return (await response.json<InventoryItem>()).quantity;
 };

@@ -1,20 +1,5 @@
 import fc from "fast-check";
-
-/** The subset of OpenAPI 3.0 schema objects that the document's component schemas use. */
-export type JsonSchema = {
-	$ref?: string;
-	allOf?: JsonSchema[];
-	type?: "string" | "integer" | "number" | "boolean" | "object" | "array";
-	enum?: unknown[];
-	format?: string;
-	minimum?: number;
-	maximum?: number;
-	minLength?: number;
-	maxLength?: number;
-	properties?: Record<string, JsonSchema>;
-	required?: string[];
-	items?: JsonSchema;
-};
+import type { JsonSchema } from "./contract";
 
 export type Components = Record<string, JsonSchema>;
 

@@ -1,15 +1,66 @@
 import { type Schema, Validator } from "@cfworker/json-schema";
 import { expect } from "vitest";
 
-type Response3 = {
-	description: string;
-	headers?: Record<string, unknown>;
-	content?: { "application/json": { schema: Schema } };
+/** The subset of OpenAPI 3.0 schema objects that the document uses. */
+export type JsonSchema = {
+	$ref?: string;
+	allOf?: JsonSchema[];
+	type?: "string" | "integer" | "number" | "boolean" | "object" | "array";
+	enum?: unknown[];
+	format?: string;
+	minimum?: number;
+	maximum?: number;
+	minLength?: number;
+	maxLength?: number;
+	properties?: Record<string, JsonSchema>;
+	required?: string[];
+	items?: JsonSchema;
+	example?: unknown;
+	[keyword: string]: unknown;
 };
-type Operation = { operationId: string; responses: Record<string, Response3> };
+
+type Content = { "application/json": { schema: JsonSchema } };
+type Header = { description: string; required?: boolean; schema: JsonSchema };
+export type Parameter = {
+	name: string;
+	in: "path" | "query" | "header";
+	required?: boolean;
+	description?: string;
+	schema: JsonSchema;
+	example?: unknown;
+};
+export type Operation = {
+	operationId: string;
+	tags: string[];
+	summary: string;
+	description: string;
+	deprecated?: boolean;
+	security?: Record<string, string[]>[];
+	parameters?: Parameter[];
+	requestBody?: { required?: boolean; content: Content };
+	responses: Record<
+		string,
+		{ description: string; headers?: Record<string, Header>; content?: Content }
+	>;
+	[extension: `x-${string}`]: unknown;
+};
+type Tag = {
+	name: string;
+	description?: string;
+	[extension: `x-${string}`]: unknown;
+};
+
+/** The served OpenAPI document, as the tests read it. */
 export type Document = {
+	openapi: string;
+	info: { title: string; version: string };
+	tags: Tag[];
+	"x-tagGroups": { name: string; tags: string[] }[];
 	paths: Record<string, Record<string, Operation>>;
-	components: { schemas: Record<string, Schema> };
+	components: {
+		schemas: Record<string, JsonSchema>;
+		securitySchemes: Record<string, Record<string, unknown>>;
+	};
 };
 
 /** Inlines `#/components/schemas/…` references: the document's schemas are not recursive. */
@@ -65,7 +116,9 @@ export const expectDocumented = async (
 	const where = `${method} ${template} → ${response.status}`;
 	const documented = operation.responses[String(response.status)];
 	expect(documented, `${where} is not documented`).toBeDefined();
-	const schema = documented.content?.["application/json"].schema;
+	const schema = documented.content?.["application/json"].schema as
+		| Schema
+		| undefined;
 	if (schema) {
 		let validator = validators.get(schema);
 		if (!validator) {
@@ -79,7 +132,7 @@ export const expectDocumented = async (
 		expect(await response.clone().text(), `${where} has no body`).toBe("");
 	}
 	for (const [name, header] of Object.entries(documented.headers ?? {})) {
-		if ((header as { required?: boolean }).required) {
+		if (header.required) {
 			expect(response.headers.get(name), `${where}: ${name}`).toBeTruthy();
 		}
 	}

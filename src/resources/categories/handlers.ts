@@ -1,33 +1,26 @@
-import { ifMatch, preconditionFailed, withETag } from "../../http/conditional";
-import { ApiError } from "../../http/errors";
-import { paginate, startOf } from "../../http/pagination";
+import { ifMatch, withETag } from "../../http/conditional";
+import { listPage } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
 import { byId } from "../../models/id";
 import * as queries from "./queries";
 import type * as routes from "./routes";
 
-const categoryNotFound = (id: number) =>
-	new ApiError("not_found", `Category ${id} does not exist.`);
-const nameTaken = (name: string) =>
-	new ApiError("category_exists", `A category named "${name}" already exists.`);
-
 export const listCategories: AppRouteHandler<
 	typeof routes.listCategories
 > = async (c) => {
-	const { limit, cursor } = c.req.valid("query");
-	const rows = await queries.listCategories(c.var.db, {
-		limit,
-		after: await startOf(c, cursor),
-	});
-	return c.json(await paginate(c, rows, limit, byId), 200);
+	const page = await listPage(
+		c,
+		c.req.valid("query"),
+		(filter) => queries.listCategories(c.var.db, filter),
+		byId,
+	);
+	return c.json(page, 200);
 };
 
 export const createCategory: AppRouteHandler<
 	typeof routes.createCategory
 > = async (c) => {
-	const body = c.req.valid("json");
-	const category = await queries.createCategory(c.var.db, body);
-	if (!category) throw nameTaken(body.name);
+	const category = await queries.createCategory(c.var.db, c.req.valid("json"));
 	return c.json(withETag(c, category), 201, {
 		Location: `/categories/${category.id}`,
 	});
@@ -38,7 +31,6 @@ export const getCategoryById: AppRouteHandler<
 > = async (c) => {
 	const { categoryId } = c.req.valid("param");
 	const category = await queries.getCategory(c.var.db, categoryId);
-	if (!category) throw categoryNotFound(categoryId);
 	return c.json(withETag(c, category), 200);
 };
 
@@ -47,25 +39,17 @@ const update =
 		route: "replaceCategory" | "updateCategory",
 	): AppRouteHandler<(typeof routes)[typeof route]> =>
 	async (c) => {
-		const { categoryId } = c.req.valid("param");
 		const body = c.req.valid("json");
-		// PUT replaces: an omitted description is removed.
-		const changes =
+		const category = await queries.updateCategory(
+			c.var.db,
+			c.req.valid("param").categoryId,
+			// PUT replaces: an omitted description is removed.
 			route === "replaceCategory"
 				? { ...body, description: body.description ?? null }
-				: body;
-		const result = await queries.updateCategory(
-			c.var.db,
-			categoryId,
-			changes,
+				: body,
 			ifMatch(c),
 		);
-		if ("category" in result) {
-			return c.json(withETag(c, result.category), 200);
-		}
-		if (result.failure === "not_found") throw categoryNotFound(categoryId);
-		if (result.failure === "precondition_failed") throw preconditionFailed();
-		throw nameTaken(body.name ?? "");
+		return c.json(withETag(c, category), 200);
 	};
 
 export const replaceCategory = update("replaceCategory");
@@ -75,14 +59,6 @@ export const deleteCategory: AppRouteHandler<
 	typeof routes.deleteCategory
 > = async (c) => {
 	const { categoryId } = c.req.valid("param");
-	const result = await queries.deleteCategory(c.var.db, categoryId, ifMatch(c));
-	if (result === "not_found") throw categoryNotFound(categoryId);
-	if (result === "precondition_failed") throw preconditionFailed();
-	if (result === "category_in_use") {
-		throw new ApiError(
-			"category_in_use",
-			`Category ${categoryId} still has pets.`,
-		);
-	}
+	await queries.deleteCategory(c.var.db, categoryId, ifMatch(c));
 	return c.body(null, 204);
 };

@@ -1,17 +1,18 @@
-import { and, eq, gt, ne, not, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, ne, not } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import {
-	autoId,
 	bump,
 	etagOf,
 	exists,
 	matchesETag,
-	oneRow,
 	probe,
 	rowState,
+	unchanged,
 } from "../../db/conditional";
 import { nameKey, withNameKey } from "../../db/name-key";
 import { categories, pets } from "../../db/schema";
+import { ApiError } from "../../http/errors";
+import type { Page } from "../../http/pagination";
 import type { Category, NewCategory } from "../../models/category";
 
 const category = {
@@ -29,18 +30,14 @@ export type TaggedCategory = Category & { etag: string };
 const toCategory = <T extends Row>({ description, ...rest }: T) =>
 	description === null ? rest : { ...rest, description };
 
-const nameTaken = (name: string, exceptId?: number): SQL =>
-	exists(
-		categories,
-		and(
-			eq(categories.nameKey, nameKey(name)),
-			exceptId === undefined ? undefined : ne(categories.id, exceptId),
-		),
-	);
+const categoryNotFound = (id: number) =>
+	new ApiError("not_found", `Category ${id} does not exist.`);
+const nameTaken = (name: string) =>
+	new ApiError("category_exists", `A category named "${name}" already exists.`);
 
 export const listCategories = async (
 	db: Db,
-	page: { after: number; limit: number },
+	page: Page,
 ): Promise<Category[]> => {
 	const rows = await db
 		.select(category)
@@ -54,67 +51,60 @@ export const listCategories = async (
 export const getCategory = async (
 	db: Db,
 	id: number,
-): Promise<TaggedCategory | undefined> => {
+): Promise<TaggedCategory> => {
 	const row = await db
 		.select(categoryWithETag)
 		.from(categories)
 		.where(eq(categories.id, id))
 		.get();
-	return row && toCategory(row);
+	if (!row) throw categoryNotFound(id);
+	return toCategory(row);
 };
 
-/** Inserts the category unless its name is taken (case-insensitively); undefined when it is. */
+/** Inserts the category unless its name is taken: the unique index on the folded name decides. */
 export const createCategory = async (
 	db: Db,
 	fields: NewCategory,
-): Promise<TaggedCategory | undefined> => {
+): Promise<TaggedCategory> => {
 	const [row] = await db
 		.insert(categories)
-		.select(
-			db
-				.select({
-					id: autoId,
-					name: sql`${fields.name}`.as("name"),
-					nameKey: sql`${nameKey(fields.name)}`.as("name_key"),
-					description: sql`${fields.description ?? null}`.as("description"),
-					version: sql`1`.as("version"),
-				})
-				.from(oneRow)
-				.where(not(nameTaken(fields.name))),
-		)
+		.values({ ...fields, nameKey: nameKey(fields.name) })
+		.onConflictDoNothing()
 		.returning(categoryWithETag);
-	return row && toCategory(row);
+	if (!row) throw nameTaken(fields.name);
+	return toCategory(row);
 };
 
-export type CategoryUpdate =
-	| { category: TaggedCategory }
-	| { failure: "not_found" | "precondition_failed" | "category_exists" };
-
-/** Applies the changes unless the category is missing, changed since `If-Match`, or the name is taken. */
+/** Applies the changes unless the category is missing, changed since `If-Match`, or the new name is taken. */
 export const updateCategory = async (
 	db: Db,
 	id: number,
 	changes: Partial<{ name: string; description: string | null }>,
 	ifMatch: string[] | undefined,
-): Promise<CategoryUpdate> => {
+): Promise<TaggedCategory> => {
 	const current = matchesETag(categoryETag, ifMatch);
-	const taken =
-		changes.name === undefined ? sql`0` : nameTaken(changes.name, id);
+	const nameFree =
+		changes.name === undefined
+			? undefined
+			: not(
+					exists(
+						categories,
+						and(
+							eq(categories.nameKey, nameKey(changes.name)),
+							ne(categories.id, id),
+						),
+					),
+				);
 	const [[state], [row]] = await db.batch([
-		probe(db, {
-			...rowState(categories, eq(categories.id, id), current),
-		}),
+		probe(db, rowState(categories, eq(categories.id, id), current)),
 		db
 			.update(categories)
 			.set({ ...withNameKey(changes), version: bump(categories.version) })
-			.where(and(eq(categories.id, id), current, not(taken)))
+			.where(and(eq(categories.id, id), current, nameFree))
 			.returning(categoryWithETag),
 	]);
-	if (row) return { category: toCategory(row) };
-	if (!state.found) return { failure: "not_found" };
-	return {
-		failure: state.current ? "category_exists" : "precondition_failed",
-	};
+	if (row) return toCategory(row);
+	throw unchanged(state, categoryNotFound(id), nameTaken(changes.name ?? ""));
 };
 
 /** Deletes the category unless it changed since `If-Match` or pets still belong to it. */
@@ -122,21 +112,20 @@ export const deleteCategory = async (
 	db: Db,
 	id: number,
 	ifMatch: string[] | undefined,
-): Promise<
-	"deleted" | "not_found" | "precondition_failed" | "category_in_use"
-> => {
+): Promise<void> => {
 	const current = matchesETag(categoryETag, ifMatch);
 	const inUse = exists(pets, eq(pets.categoryId, id));
 	const [[state], deleted] = await db.batch([
-		probe(db, {
-			...rowState(categories, eq(categories.id, id), current),
-		}),
+		probe(db, rowState(categories, eq(categories.id, id), current)),
 		db
 			.delete(categories)
 			.where(and(eq(categories.id, id), current, not(inUse)))
 			.returning({ id: categories.id }),
 	]);
-	if (deleted.length > 0) return "deleted";
-	if (!state.found) return "not_found";
-	return state.current ? "category_in_use" : "precondition_failed";
+	if (deleted.length > 0) return;
+	throw unchanged(
+		state,
+		categoryNotFound(id),
+		new ApiError("category_in_use", `Category ${id} still has pets.`),
+	);
 };

@@ -32,6 +32,7 @@ export const listCategories = apiRoute({
 export const createCategory = apiRoute({
 	method: "post",
 	path: "/categories",
+	auth: "bearer",
 	operationId: "createCategory",
 	tag,
 	summary: "Add a category",
@@ -60,6 +61,7 @@ export const getCategoryById = apiRoute({
 export const replaceCategory = apiRoute({
 	method: "put",
 	path: "/categories/{categoryId}",
+	auth: "bearer",
 	operationId: "replaceCategory",
 	tag,
 	summary: "Replace a category",
@@ -74,6 +76,7 @@ export const replaceCategory = apiRoute({
 export const updateCategory = apiRoute({
 	method: "patch",
 	path: "/categories/{categoryId}",
+	auth: "bearer",
 	operationId: "updateCategory",
 	tag,
 	summary: "Update a category",
@@ -88,6 +91,7 @@ export const updateCategory = apiRoute({
 export const deleteCategory = apiRoute({
 	method: "delete",
 	path: "/categories/{categoryId}",
+	auth: "bearer",
 	operationId: "deleteCategory",
 	tag,
 	summary: "Delete a category",

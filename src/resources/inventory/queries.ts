@@ -8,9 +8,12 @@ import {
 	matchesETag,
 	probe,
 	rowState,
+	unchanged,
 } from "../../db/conditional";
 import { inventory, pets } from "../../db/schema";
 import { mergeWalks, statusWalks } from "../../db/status-walks";
+import { ApiError } from "../../http/errors";
+import type { Page } from "../../http/pagination";
 import { byPetId, type InventoryItem } from "../../models/inventory";
 import type { PetStatus } from "../../models/pet-status";
 
@@ -31,11 +34,10 @@ const items = <T extends SelectedFields>(db: Db, fields: T) =>
 		.from(inventory)
 		.innerJoin(pets, eq(pets.id, inventory.petId));
 
-export type InventoryFilter = {
-	after: number;
-	limit: number;
-	status?: PetStatus[];
-};
+const itemNotFound = (petId: number) =>
+	new ApiError("not_found", `Pet ${petId} has no inventory item.`);
+
+export type InventoryFilter = Page & { status?: PetStatus[] };
 
 /**
  * The queries that read the page of items after `filter.after`, each in id order (see {@link statusWalks}), as
@@ -56,17 +58,16 @@ export const listInventory = (
 ): Promise<InventoryItem[]> =>
 	mergeWalks(db, inventoryWalks(db, filter), filter.limit + 1, byPetId);
 
-export const getInventoryItem = (
+export const getInventoryItem = async (
 	db: Db,
 	petId: number,
-): Promise<TaggedInventoryItem | undefined> =>
-	items(db, { ...item, etag: itemETag })
+): Promise<TaggedInventoryItem> => {
+	const found = await items(db, { ...item, etag: itemETag })
 		.where(eq(inventory.petId, petId))
 		.get();
-
-export type InventoryChange =
-	| { item: TaggedInventoryItem }
-	| { failure: "not_found" | "precondition_failed" };
+	if (!found) throw itemNotFound(petId);
+	return found;
+};
 
 /** Sets the stock unless the item changed since `If-Match`, and reads it back with its pet's status. */
 export const setInventory = async (
@@ -74,16 +75,14 @@ export const setInventory = async (
 	petId: number,
 	quantity: number,
 	ifMatch: string[] | undefined,
-): Promise<InventoryChange> => {
+): Promise<TaggedInventoryItem> => {
 	// Correlated with the inventory row being read or written.
 	const current = exists(
 		pets,
 		and(eq(pets.id, inventory.petId), matchesETag(itemETag, ifMatch)),
 	);
 	const [[state], written, [read]] = await db.batch([
-		probe(db, {
-			...rowState(inventory, eq(inventory.petId, petId), current),
-		}),
+		probe(db, rowState(inventory, eq(inventory.petId, petId), current)),
 		db
 			.update(inventory)
 			.set({ quantity, version: bump(inventory.version) })
@@ -91,6 +90,6 @@ export const setInventory = async (
 			.returning({ petId: inventory.petId }),
 		items(db, { ...item, etag: itemETag }).where(eq(inventory.petId, petId)),
 	]);
-	if (written.length > 0 && read) return { item: read };
-	return { failure: state.found ? "precondition_failed" : "not_found" };
+	if (written.length > 0 && read) return read;
+	throw unchanged(state, itemNotFound(petId));
 };

@@ -49,6 +49,7 @@ export const getInventoryItem = apiRoute({
 export const setInventory = apiRoute({
 	method: "put",
 	path: "/store/inventory/{petId}",
+	auth: "bearer",
 	operationId: "setInventory",
 	tag,
 	summary: "Set a pet's stock",

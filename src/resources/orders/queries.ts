@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, not, sql } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import {
 	autoId,
@@ -9,8 +9,16 @@ import {
 	oneRow,
 	probe,
 	rowState,
+	unchanged,
 } from "../../db/conditional";
-import { idempotencyKeys, inventory, orders, pets } from "../../db/schema";
+import { inventory, orders, pets } from "../../db/schema";
+import { ApiError } from "../../http/errors";
+import {
+	idempotencyStatements,
+	type Keyed,
+	type StoredResponse,
+} from "../../http/idempotency";
+import type { Page } from "../../http/pagination";
 import { limits } from "../../models/limits";
 import type { Order, OrderPatch } from "../../models/order";
 
@@ -26,9 +34,12 @@ const orderWithETag = { ...order, etag: orderETag };
 
 export type TaggedOrder = Order & { etag: string };
 
-export type OrderFilter = {
-	after: number;
-	limit: number;
+const orderNotFound = (id: number) =>
+	new ApiError("not_found", `Order ${id} does not exist.`);
+const orderComplete = (id: number) =>
+	new ApiError("order_complete", `Order ${id} is complete and final.`);
+
+export type OrderFilter = Page & {
 	petId?: number;
 	complete?: boolean;
 };
@@ -50,38 +61,29 @@ export const listOrders = (db: Db, filter: OrderFilter) =>
 		.orderBy(orders.id)
 		.limit(filter.limit + 1);
 
-export const getOrder = (
-	db: Db,
-	id: number,
-): Promise<TaggedOrder | undefined> =>
-	db.select(orderWithETag).from(orders).where(eq(orders.id, id)).get();
-
-export type Placement = {
-	petId: number;
-	quantity: number;
-	shipDate: string;
-	/** The idempotency key and request hash, when the client sent a key. */
-	idempotency?: { key: string; requestHash: string };
-	now: number;
-	/** Stored records created before this instant are expired. */
-	expiredBefore: number;
+export const getOrder = async (db: Db, id: number): Promise<TaggedOrder> => {
+	const found = await db
+		.select(orderWithETag)
+		.from(orders)
+		.where(eq(orders.id, id))
+		.get();
+	if (!found) throw orderNotFound(id);
+	return found;
 };
 
-export type PlacementResult =
-	| { placed: TaggedOrder }
-	| { replay: { requestHash: string; body: string; etag: string | null } }
-	| { failure: "unknown_pet" | "pet_not_available" | "insufficient_stock" };
+export type Placement = { petId: number; quantity: number; shipDate: string };
 
 /**
  * Places an order in one atomic batch: the stock is taken only while it covers the quantity, the pet is
  * available and the idempotency key (if any) is unused; the order and its idempotency record are stored only
- * when the stock was taken. A probe read first says why nothing happened.
+ * when the stock was taken. A probe read first says why nothing happened. Answers the placed order, or the
+ * response stored for the key.
  */
 export const placeOrder = async (
 	db: Db,
-	placement: Placement,
-): Promise<PlacementResult> => {
-	const { petId, quantity, idempotency } = placement;
+	{ petId, quantity, shipDate }: Placement,
+	keyed: Keyed | undefined,
+): Promise<{ placed: TaggedOrder } | { stored: StoredResponse }> => {
 	const petAvailable = exists(
 		pets,
 		and(eq(pets.id, petId), eq(pets.status, "available")),
@@ -90,10 +92,7 @@ export const placeOrder = async (
 		pet: exists(pets, eq(pets.id, petId)),
 		petAvailable,
 	});
-	const keyed = idempotency && {
-		...idempotency,
-		record: sql`${idempotencyKeys.key} = ${idempotency.key}`,
-	};
+	const idempotency = keyed && idempotencyStatements(db, keyed);
 	const take = db
 		.update(inventory)
 		.set({
@@ -105,7 +104,7 @@ export const placeOrder = async (
 				eq(inventory.petId, petId),
 				sql`${inventory.quantity} >= ${quantity}`,
 				petAvailable,
-				keyed && not(exists(idempotencyKeys, keyed.record)),
+				idempotency?.unused,
 			),
 		);
 	// changes() is the stock update's: the order exists only if the stock was taken.
@@ -117,7 +116,7 @@ export const placeOrder = async (
 					id: autoId,
 					petId: sql`${petId}`.as("pet_id"),
 					quantity: sql`${quantity}`.as("quantity"),
-					shipDate: sql`${placement.shipDate}`.as("ship_date"),
+					shipDate: sql`${shipDate}`.as("ship_date"),
 					complete: sql`0`.as("complete"),
 					version: sql`1`.as("version"),
 				})
@@ -125,50 +124,43 @@ export const placeOrder = async (
 				.where(sql`changes() = 1`),
 		)
 		.returning(orderWithETag);
-	const failure = (found: { pet: boolean; petAvailable: boolean }) => {
-		if (!found.pet) return { failure: "unknown_pet" } as const;
-		if (!found.petAvailable) return { failure: "pet_not_available" } as const;
-		return { failure: "insufficient_stock" } as const;
-	};
 
-	if (!keyed) {
-		const [[found], , [placed]] = await db.batch([why, take, place]);
-		return placed ? { placed } : failure(found);
+	let found: { pet: boolean; petAvailable: boolean };
+	let placed: TaggedOrder | undefined;
+	if (!idempotency) {
+		[[found], , [placed]] = await db.batch([why, take, place]);
+	} else {
+		let stored: StoredResponse | undefined;
+		[, [found], [stored], , [placed]] = await db.batch([
+			idempotency.forgetExpired,
+			why,
+			idempotency.stored,
+			take,
+			place,
+			// The response as the API sends it, so that a retry replays it byte for byte.
+			idempotency.remember(
+				{
+					body: sql`json_object('id', ${orders.id}, 'petId', ${orders.petId}, 'quantity', ${orders.quantity}, 'shipDate', ${orders.shipDate}, 'complete', json('false'))`,
+					etag: orderETag,
+				},
+				orders,
+				and(eq(orders.id, sql`last_insert_rowid()`), sql`changes() = 1`),
+			),
+		]);
+		if (!placed && stored) return { stored };
 	}
-	const [, [found], [replay], , [placed]] = await db.batch([
-		db
-			.delete(idempotencyKeys)
-			.where(lt(idempotencyKeys.createdAt, placement.expiredBefore)),
-		why,
-		db.select().from(idempotencyKeys).where(keyed.record),
-		take,
-		place,
-		// The response as the API sends it, so that a retry replays it byte for byte.
-		db.insert(idempotencyKeys).select(
-			db
-				.select({
-					key: sql`${keyed.key}`.as("key"),
-					requestHash: sql`${keyed.requestHash}`.as("request_hash"),
-					body: sql`json_object('id', ${orders.id}, 'petId', ${orders.petId}, 'quantity', ${orders.quantity}, 'shipDate', ${orders.shipDate}, 'complete', json('false'))`.as(
-						"body",
-					),
-					etag: sql`${orderETag}`.as("etag"),
-					createdAt: sql`${placement.now}`.as("created_at"),
-				})
-				.from(orders)
-				.where(
-					and(eq(orders.id, sql`last_insert_rowid()`), sql`changes() = 1`),
-				),
-		),
-	]);
 	if (placed) return { placed };
-	if (replay) return { replay };
-	return failure(found);
+	if (!found.pet) {
+		throw new ApiError("unknown_pet", `Pet ${petId} does not exist.`);
+	}
+	if (!found.petAvailable) {
+		throw new ApiError("pet_not_available", `Pet ${petId} is not available.`);
+	}
+	throw new ApiError(
+		"insufficient_stock",
+		`Pet ${petId} has fewer than ${quantity} in stock.`,
+	);
 };
-
-export type OrderChange =
-	| { order: TaggedOrder }
-	| { failure: "not_found" | "precondition_failed" | "order_complete" };
 
 /**
  * Applies the patch to an open order that still has an `If-Match` ETag (when given). A complete order is
@@ -179,25 +171,22 @@ export const updateOrder = async (
 	id: number,
 	patch: OrderPatch,
 	ifMatch: string[] | undefined,
-): Promise<OrderChange> => {
+): Promise<TaggedOrder> => {
 	const current = matchesETag(orderETag, ifMatch);
 	const changesAllowed =
 		patch.shipDate === undefined && patch.complete !== false
 			? sql`1`
 			: eq(orders.complete, false);
 	const [[state], [updated]] = await db.batch([
-		probe(db, {
-			...rowState(orders, eq(orders.id, id), current),
-		}),
+		probe(db, rowState(orders, eq(orders.id, id), current)),
 		db
 			.update(orders)
 			.set({ ...patch, version: bump(orders.version) })
 			.where(and(eq(orders.id, id), current, changesAllowed))
 			.returning(orderWithETag),
 	]);
-	if (updated) return { order: updated };
-	if (!state.found) return { failure: "not_found" };
-	return { failure: state.current ? "order_complete" : "precondition_failed" };
+	if (updated) return updated;
+	throw unchanged(state, orderNotFound(id), orderComplete(id));
 };
 
 /** Deletes an open order that still has an `If-Match` ETag and returns its quantity to stock, in one batch. */
@@ -205,9 +194,7 @@ export const cancelOrder = async (
 	db: Db,
 	id: number,
 	ifMatch: string[] | undefined,
-): Promise<
-	"cancelled" | "not_found" | "precondition_failed" | "order_complete"
-> => {
+): Promise<void> => {
 	const current = matchesETag(orderETag, ifMatch);
 	const cancellable = and(
 		eq(orders.id, id),
@@ -215,9 +202,7 @@ export const cancelOrder = async (
 		current,
 	);
 	const [[state], , cancelled] = await db.batch([
-		probe(db, {
-			...rowState(orders, eq(orders.id, id), current),
-		}),
+		probe(db, rowState(orders, eq(orders.id, id), current)),
 		db
 			.update(inventory)
 			.set({
@@ -233,7 +218,6 @@ export const cancelOrder = async (
 			),
 		db.delete(orders).where(cancellable).returning({ id: orders.id }),
 	]);
-	if (cancelled.length > 0) return "cancelled";
-	if (!state.found) return "not_found";
-	return state.current ? "order_complete" : "precondition_failed";
+	if (cancelled.length > 0) return;
+	throw unchanged(state, orderNotFound(id), orderComplete(id));
 };

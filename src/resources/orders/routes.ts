@@ -40,6 +40,7 @@ export const listOrders = apiRoute({
 export const placeOrder = apiRoute({
 	method: "post",
 	path: "/store/orders",
+	auth: "bearer",
 	operationId: "placeOrder",
 	tag,
 	summary: "Place an order",
@@ -81,6 +82,7 @@ export const getOrderById = apiRoute({
 export const updateOrder = apiRoute({
 	method: "patch",
 	path: "/store/orders/{orderId}",
+	auth: "bearer",
 	operationId: "updateOrder",
 	tag,
 	summary: "Update an order",
@@ -96,6 +98,7 @@ export const updateOrder = apiRoute({
 export const cancelOrder = apiRoute({
 	method: "delete",
 	path: "/store/orders/{orderId}",
+	auth: "bearer",
 	operationId: "cancelOrder",
 	tag,
 	summary: "Cancel an order",

@@ -8,11 +8,14 @@ import {
 	matchesETag,
 	probe,
 	rowState,
+	unchanged,
 } from "../../db/conditional";
 import { nameKey, withNameKey } from "../../db/name-key";
 import { containing, indexable, petNames } from "../../db/pet-names";
 import { categories, inventory, orders, pets } from "../../db/schema";
 import { mergeWalks, statusWalks } from "../../db/status-walks";
+import { ApiError } from "../../http/errors";
+import type { Page } from "../../http/pagination";
 import { byId } from "../../models/id";
 import type { NewPet, Pet, PetPatch } from "../../models/pet";
 import type { PetStatus } from "../../models/pet-status";
@@ -28,9 +31,12 @@ const petWithETag = { ...pet, etag: petETag };
 
 export type TaggedPet = Pet & { etag: string };
 
-export type PetFilter = {
-	after: number;
-	limit: number;
+const petNotFound = (id: number) =>
+	new ApiError("not_found", `Pet ${id} does not exist.`);
+const unknownCategory = (id: number) =>
+	new ApiError("unknown_category", `Category ${id} does not exist.`);
+
+export type PetFilter = Page & {
 	status?: PetStatus[];
 	categoryId?: number;
 	name?: string;
@@ -79,14 +85,18 @@ export const petWalks = (db: Db, filter: PetFilter) => {
 export const listPets = (db: Db, filter: PetFilter): Promise<Pet[]> =>
 	mergeWalks(db, petWalks(db, filter), filter.limit + 1, byId);
 
-export const getPet = (db: Db, id: number): Promise<TaggedPet | undefined> =>
-	db.select(petWithETag).from(pets).where(eq(pets.id, id)).get();
+export const getPet = async (db: Db, id: number): Promise<TaggedPet> => {
+	const found = await db
+		.select(petWithETag)
+		.from(pets)
+		.where(eq(pets.id, id))
+		.get();
+	if (!found) throw petNotFound(id);
+	return found;
+};
 
 /** Inserts the pet, only if its category exists, and its empty inventory item in one batch. */
-export const createPet = async (
-	db: Db,
-	fields: NewPet,
-): Promise<TaggedPet | undefined> => {
+export const createPet = async (db: Db, fields: NewPet): Promise<TaggedPet> => {
 	const [[created]] = await db.batch([
 		db
 			.insert(pets)
@@ -116,23 +126,17 @@ export const createPet = async (
 				.where(and(eq(pets.id, sql`last_insert_rowid()`), sql`changes() = 1`)),
 		),
 	]);
+	if (!created) throw unknownCategory(fields.categoryId);
 	return created;
 };
 
-export type PetUpdate =
-	| { pet: TaggedPet }
-	| { failure: "not_found" | "precondition_failed" | "unknown_category" };
-
-/**
- * Applies the changes only if the pet exists, still has an `If-Match` ETag (when given) and any new category
- * exists; says which condition failed otherwise.
- */
+/** Applies the changes only if the pet exists, still has an `If-Match` ETag (when given) and any new category exists. */
 export const updatePet = async (
 	db: Db,
 	id: number,
 	changes: PetPatch,
 	ifMatch: string[] | undefined,
-): Promise<PetUpdate> => {
+): Promise<TaggedPet> => {
 	const current = matchesETag(petETag, ifMatch);
 	const categoryExists =
 		changes.categoryId === undefined
@@ -146,11 +150,12 @@ export const updatePet = async (
 			.where(and(eq(pets.id, id), current, categoryExists))
 			.returning(petWithETag),
 	]);
-	if (updated) return { pet: updated };
-	if (!state.found) return { failure: "not_found" };
-	return {
-		failure: state.current ? "unknown_category" : "precondition_failed",
-	};
+	if (updated) return updated;
+	throw unchanged(
+		state,
+		petNotFound(id),
+		unknownCategory(changes.categoryId ?? 0),
+	);
 };
 
 /** Deletes the pet (and, by cascade, its inventory item) unless it changed or has open orders. */
@@ -158,9 +163,7 @@ export const deletePet = async (
 	db: Db,
 	id: number,
 	ifMatch: string[] | undefined,
-): Promise<
-	"deleted" | "not_found" | "precondition_failed" | "pet_has_open_orders"
-> => {
+): Promise<void> => {
 	const current = matchesETag(petETag, ifMatch);
 	const conditions = {
 		...rowState(pets, eq(pets.id, id), current),
@@ -176,7 +179,13 @@ export const deletePet = async (
 			.where(and(eq(pets.id, id), current, not(conditions.openOrders)))
 			.returning({ id: pets.id }),
 	]);
-	if (deleted.length > 0) return "deleted";
-	if (!state.found) return "not_found";
-	return state.current ? "pet_has_open_orders" : "precondition_failed";
+	if (deleted.length > 0) return;
+	throw unchanged(
+		state,
+		petNotFound(id),
+		new ApiError(
+			"pet_has_open_orders",
+			`Pet ${id} has open orders; complete or cancel them first.`,
+		),
+	);
 };

@@ -39,6 +39,7 @@ export const listPets = apiRoute({
 export const createPet = apiRoute({
 	method: "post",
 	path: "/pets",
+	auth: "bearer",
 	operationId: "createPet",
 	tag,
 	summary: "Add a pet",
@@ -69,6 +70,7 @@ export const getPetById = apiRoute({
 export const replacePet = apiRoute({
 	method: "put",
 	path: "/pets/{petId}",
+	auth: "bearer",
 	operationId: "replacePet",
 	tag,
 	summary: "Replace a pet",
@@ -83,6 +85,7 @@ export const replacePet = apiRoute({
 export const updatePet = apiRoute({
 	method: "patch",
 	path: "/pets/{petId}",
+	auth: "bearer",
 	operationId: "updatePet",
 	tag,
 	summary: "Update a pet",
@@ -97,6 +100,7 @@ export const updatePet = apiRoute({
 export const deletePet = apiRoute({
 	method: "delete",
 	path: "/pets/{petId}",
+	auth: "bearer",
 	operationId: "deletePet",
 	tag,
 	summary: "Delete a pet",
