@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
- * The trigram index of pets' name keys (drizzle/0006_pet_name_search.sql): an FTS5 table, which drizzle-kit
+ * The trigram index of pets' name keys (created at the end of drizzle/0000_initial.sql): an FTS5 table, which drizzle-kit
  * does not model, so it is declared here and not in the schema. Its rowid is the pet's id.
  */
 export const petNames = sqliteTable("pet_names", {

@@ -39,8 +39,9 @@ export const categories = sqliteTable(
 	],
 );
 
-// drizzle/0006 indexes `name_key` in the FTS5 table `pet_names` through triggers on this table, which
-// drizzle-kit does not model: a migration that rebuilds `pets` must recreate them and rebuild the index.
+// The initial migration (drizzle/0000_initial.sql, at its end) indexes `name_key` in the FTS5 table `pet_names`
+// through triggers on this table, which drizzle-kit does not model: a migration that rebuilds `pets` must
+// recreate them and rebuild the index (the name-index tests of test/pets.test.ts fail otherwise).
 export const pets = sqliteTable(
 	"pets",
 	{
@@ -115,8 +116,8 @@ export const idempotencyKeys = sqliteTable(
 		requestHash: text("request_hash").notNull(),
 		/** The response body, as sent. */
 		body: text("body").notNull(),
-		/** The response's ETag, as sent (absent from records stored before it was kept). */
-		etag: text("etag"),
+		/** The response's ETag, as sent. */
+		etag: text("etag").notNull(),
 		/** Unix milliseconds. */
 		createdAt: integer("created_at").notNull(),
 	},
