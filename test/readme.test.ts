@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { testApp } from "./support/api";
+import { servedDocument, testApp } from "./support/api";
 
 /** Splits a shell command line into words, honouring single and double quotes. */
 const words = (line: string) =>
@@ -57,4 +57,24 @@ describe("the README's curl examples", () => {
 			expect(await response.json()).toEqual(JSON.parse(output));
 		},
 	);
+});
+
+describe("the README's endpoints table", () => {
+	it("lists every operation of the document, and nothing else", async () => {
+		const rows = [
+			...env.README.matchAll(
+				/^\| (GET|POST|PUT|PATCH|DELETE) +\| (\S+) +\| (\w+) +\|/gm,
+			),
+		].map(
+			([, method, path, operationId]) => `${method} ${path} ${operationId}`,
+		);
+		const { paths } = await servedDocument();
+		const operations = Object.entries(paths).flatMap(([path, methods]) =>
+			Object.entries(methods).map(
+				([method, operation]) =>
+					`${method.toUpperCase()} ${path} ${operation.operationId}`,
+			),
+		);
+		expect(rows.sort()).toEqual(operations.sort());
+	});
 });

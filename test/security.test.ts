@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { apiRoute } from "../src/http/route";
 import {
 	anonymous,
 	api,
@@ -21,6 +22,23 @@ const write = (headers: Record<string, string>) =>
 /** The app over the test bindings, with some of them replaced. */
 
 describe("bearer authentication on writes", () => {
+	it("is declared on every write route: one without it does not compile", () => {
+		const write = {
+			method: "post",
+			path: "/anywhere",
+			operationId: "writeAnywhere",
+			tag: "Animals",
+			summary: "A write",
+			description: "A write that forgot its token.",
+			responses: { 204: { description: "Done." } },
+		} as const;
+		// @ts-expect-error: a write must say `auth: "bearer"`
+		expect(apiRoute(write).security).toEqual([]);
+		expect(apiRoute({ ...write, auth: "bearer" }).security).toEqual([
+			{ bearerAuth: [] },
+		]);
+	});
+
 	it("answers 401 with WWW-Authenticate when the token is missing, malformed or wrong", async () => {
 		for (const authorization of [
 			undefined,

@@ -41,6 +41,7 @@ type ApiRoute<R extends ApiRouteConfig> = Omit<
 	"auth" | "errors" | "lifecycle" | "tag"
 > & {
 	tags: string[];
+	security: (typeof bearer)[number][];
 	middleware: MiddlewareHandler<AppEnv>[];
 };
 
