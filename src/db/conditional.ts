@@ -60,6 +60,16 @@ export const rowState = (table: SQLiteTable, row: SQL, current: SQL) => ({
 	current: exists(table, and(row, current)),
 });
 
+/** The row a single-row read found; `missing()` is thrown when there is none. */
+export const foundOr = async <T>(
+	read: PromiseLike<T | undefined>,
+	missing: () => ApiError,
+): Promise<T> => {
+	const row = await read;
+	if (row === undefined) throw missing();
+	return row;
+};
+
 /**
  * Why a conditional write to one row changed nothing, from its {@link rowState}: the row is `missing`, its
  * ETag moved on since `If-Match`, or else the write's own condition failed (`conflict`).

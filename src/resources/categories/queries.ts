@@ -4,6 +4,7 @@ import {
 	bump,
 	etagOf,
 	exists,
+	foundOr,
 	matchesETag,
 	probe,
 	rowState,
@@ -52,12 +53,14 @@ export const getCategory = async (
 	db: Db,
 	id: number,
 ): Promise<TaggedCategory> => {
-	const row = await db
-		.select(categoryWithETag)
-		.from(categories)
-		.where(eq(categories.id, id))
-		.get();
-	if (!row) throw categoryNotFound(id);
+	const row = await foundOr(
+		db
+			.select(categoryWithETag)
+			.from(categories)
+			.where(eq(categories.id, id))
+			.get(),
+		() => categoryNotFound(id),
+	);
 	return toCategory(row);
 };
 

@@ -5,6 +5,7 @@ import {
 	bump,
 	etagOf,
 	exists,
+	foundOr,
 	matchesETag,
 	probe,
 	rowState,
@@ -58,16 +59,16 @@ export const listInventory = (
 ): Promise<InventoryItem[]> =>
 	mergeWalks(db, inventoryWalks(db, filter), filter.limit + 1, byPetId);
 
-export const getInventoryItem = async (
+export const getInventoryItem = (
 	db: Db,
 	petId: number,
-): Promise<TaggedInventoryItem> => {
-	const found = await items(db, { ...item, etag: itemETag })
-		.where(eq(inventory.petId, petId))
-		.get();
-	if (!found) throw itemNotFound(petId);
-	return found;
-};
+): Promise<TaggedInventoryItem> =>
+	foundOr(
+		items(db, { ...item, etag: itemETag })
+			.where(eq(inventory.petId, petId))
+			.get(),
+		() => itemNotFound(petId),
+	);
 
 /** Sets the stock unless the item changed since `If-Match`, and reads it back with its pet's status. */
 export const setInventory = async (

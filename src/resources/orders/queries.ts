@@ -5,6 +5,7 @@ import {
 	bump,
 	etagOf,
 	exists,
+	foundOr,
 	matchesETag,
 	oneRow,
 	probe,
@@ -61,15 +62,11 @@ export const listOrders = (db: Db, filter: OrderFilter) =>
 		.orderBy(orders.id)
 		.limit(filter.limit + 1);
 
-export const getOrder = async (db: Db, id: number): Promise<TaggedOrder> => {
-	const found = await db
-		.select(orderWithETag)
-		.from(orders)
-		.where(eq(orders.id, id))
-		.get();
-	if (!found) throw orderNotFound(id);
-	return found;
-};
+export const getOrder = (db: Db, id: number): Promise<TaggedOrder> =>
+	foundOr(
+		db.select(orderWithETag).from(orders).where(eq(orders.id, id)).get(),
+		() => orderNotFound(id),
+	);
 
 export type Placement = { petId: number; quantity: number; shipDate: string };
 

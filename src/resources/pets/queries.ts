@@ -5,6 +5,7 @@ import {
 	bump,
 	etagOf,
 	exists,
+	foundOr,
 	matchesETag,
 	probe,
 	rowState,
@@ -85,15 +86,10 @@ export const petWalks = (db: Db, filter: PetFilter) => {
 export const listPets = (db: Db, filter: PetFilter): Promise<Pet[]> =>
 	mergeWalks(db, petWalks(db, filter), filter.limit + 1, byId);
 
-export const getPet = async (db: Db, id: number): Promise<TaggedPet> => {
-	const found = await db
-		.select(petWithETag)
-		.from(pets)
-		.where(eq(pets.id, id))
-		.get();
-	if (!found) throw petNotFound(id);
-	return found;
-};
+export const getPet = (db: Db, id: number): Promise<TaggedPet> =>
+	foundOr(db.select(petWithETag).from(pets).where(eq(pets.id, id)).get(), () =>
+		petNotFound(id),
+	);
 
 /** Inserts the pet, only if its category exists, and its empty inventory item in one batch. */
 export const createPet = async (db: Db, fields: NewPet): Promise<TaggedPet> => {
