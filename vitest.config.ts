@@ -36,7 +36,7 @@ export default defineConfig(async () => ({
 	test: {
 		include: ["test/**/*.test.ts"],
 		setupFiles: ["./test/setup/apply-migrations.ts"],
-		// The Worker logs a JSON line per request: show logs only for the tests that fail.
+		// Show logs (a 500 logs its error) only for the tests that fail.
 		silent: "passed-only",
 	},
 }));

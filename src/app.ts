@@ -6,7 +6,6 @@ import type { AppEnv } from "./env";
 import { health } from "./health";
 import { limitBody } from "./http/body-limit";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
-import { requestLog } from "./http/logging";
 import { secureDefaults } from "./http/secure-headers";
 import { bookmarkHeader } from "./http/session";
 import { validationHook } from "./http/validation";
@@ -25,8 +24,9 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		"bearerAuth",
 		bearerAuth,
 	);
-	// Outermost first: every response, preflights included, gets an id, a log line and secure headers.
-	app.use(requestId(), requestLog, secureDefaults);
+	// Outermost first: every response, preflights included, gets an id and secure headers. Workers Logs'
+	// invocation logs (`[observability]`) record each request's method, URL, status and duration.
+	app.use(requestId(), secureDefaults);
 	app.use(
 		cors({
 			origin: "*",

@@ -266,19 +266,12 @@ describe("request logs", () => {
 		vi.restoreAllMocks();
 	});
 
-	it("writes one JSON line per request with method, route, status, duration and request id", async () => {
-		const log = vi.spyOn(console, "log").mockImplementation(() => {});
+	it("leaves a request's log to Workers Logs: the Worker writes no line of its own", async () => {
+		// [observability] records method, URL, status and duration; a console line per request cost
+		// about a quarter of the throughput under wrangler dev, where the inspector receives every one.
+		const log = vi.spyOn(console, "log");
 		const response = await anonymous("/pets/987654321");
-		const lines = log.mock.calls.map(([line]) => JSON.parse(String(line)));
-		expect(lines).toEqual([
-			{
-				requestId: response.headers.get("x-request-id"),
-				method: "GET",
-				route: "/pets/:petId",
-				path: "/pets/987654321",
-				status: 404,
-				durationMs: expect.any(Number),
-			},
-		]);
+		expect(response.status).toBe(404);
+		expect(log).not.toHaveBeenCalled();
 	});
 });

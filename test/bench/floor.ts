@@ -1,17 +1,10 @@
 /**
- * The floor the benchmarks compare the API with: a hand-written Worker, no framework, that runs the same
- * D1 work per request as the API (one statement or one batch) and answers the same response.
- *
- * It also does what the contract requires of the API whatever code surrounds it: the D1 session (reads
- * from a replica, the bookmark back), the response headers (request id, CORS, secure defaults, ETag and
- * deprecation), one JSON log line per request, and the rate-limit binding on writes. Under `wrangler dev`
- * the log line and the limiter cost more than all the rest (DevTools receives every console call; the
- * limiter is simulated by a Durable Object), so the ratio against this floor measures the framework.
- * The bare floor (`BARE`) does the D1 work alone.
+ * The bare floor the benchmarks compare the API with: a hand-written Worker, no framework, that runs the
+ * API's D1 work per request (the same SQL: one statement for a read, one batch for a write) and answers the
+ * same body, and nothing else: no validation, headers, session or rate limit.
  */
 import { nameKey } from "../../src/db/name-key";
 
-type FloorEnv = Env & { BARE?: string };
 type Tagged = { id: number; etag: string };
 
 /** A 201 with the new resource, its `Location` and its `ETag`, as the API answers. */
@@ -21,11 +14,7 @@ const created = <T extends Tagged>({ etag, ...body }: T, location: string) =>
 		headers: { Location: location, ETag: etag },
 	});
 
-const answer = async (
-	request: Request,
-	env: FloorEnv,
-	db: Pick<D1Database, "prepare" | "batch">,
-): Promise<Response> => {
+const answer = async (request: Request, db: D1Database): Promise<Response> => {
 	const url = new URL(request.url);
 	const pet = /^\/pets\/(\d+)$/.exec(url.pathname);
 	if (request.method === "GET" && pet) {
@@ -37,19 +26,7 @@ const answer = async (
 			.first<Tagged>();
 		if (!row) return new Response(null, { status: 404 });
 		const { etag, ...body } = row;
-		return Response.json(body, {
-			headers: {
-				ETag: etag,
-				Deprecation: "@1795132800",
-				Sunset: "Wed, 30 Jun 2027 23:59:59 GMT",
-				Link: '</reference#tag/animals/GET/pets/%7BpetId%7D>; rel="deprecation"; type="text/html"',
-			},
-		});
-	}
-	if (!env.BARE) {
-		const key = request.headers.get("cf-connecting-ip") ?? "anonymous";
-		const { success } = await env.WRITE_LIMITER.limit({ key });
-		if (!success) return new Response(null, { status: 429 });
+		return Response.json(body, { headers: { ETag: etag } });
 	}
 	if (request.method === "POST" && url.pathname === "/pets") {
 		const body = await request.json<{ name: string; categoryId: number }>();
@@ -102,53 +79,6 @@ const answer = async (
 	return new Response(null, { status: 404 });
 };
 
-/** The headers the contract puts on every response: CORS for any origin, and the secure defaults. */
-const contractHeaders = {
-	"Access-Control-Allow-Origin": "*",
-	"Access-Control-Expose-Headers":
-		"Link,ETag,Location,Deprecation,Sunset,Retry-After,X-Request-Id,Idempotency-Replayed,X-D1-Bookmark",
-	"Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
-	"Cross-Origin-Opener-Policy": "same-origin",
-	"Cross-Origin-Resource-Policy": "cross-origin",
-	"Origin-Agent-Cluster": "?1",
-	"Referrer-Policy": "no-referrer",
-	"Strict-Transport-Security": "max-age=15552000; includeSubDomains",
-	"X-Content-Type-Options": "nosniff",
-	"X-DNS-Prefetch-Control": "off",
-	"X-Download-Options": "noopen",
-	"X-Frame-Options": "SAMEORIGIN",
-	"X-Permitted-Cross-Domain-Policies": "none",
-	"X-XSS-Protection": "0",
-};
-
 export default {
-	async fetch(request, env) {
-		if (env.BARE) return answer(request, env, env.DB);
-		const start = Date.now();
-		const write = request.method !== "GET" && request.method !== "HEAD";
-		const session = env.DB.withSession(
-			request.headers.get("X-D1-Bookmark") ??
-				(write ? "first-primary" : "first-unconstrained"),
-		);
-		const response = await answer(request, env, session);
-		const requestId = crypto.randomUUID();
-		const headers = {
-			...contractHeaders,
-			"X-Request-Id": requestId,
-			"X-D1-Bookmark": session.getBookmark() ?? "",
-		};
-		for (const [name, value] of Object.entries(headers)) {
-			response.headers.set(name, value);
-		}
-		console.log(
-			JSON.stringify({
-				requestId,
-				method: request.method,
-				path: new URL(request.url).pathname,
-				status: response.status,
-				durationMs: Date.now() - start,
-			}),
-		);
-		return response;
-	},
-} satisfies ExportedHandler<FloorEnv>;
+	fetch: (request, env) => answer(request, env.DB),
+} satisfies ExportedHandler<Env>;

@@ -1,76 +1,160 @@
-// `npm run bench`: the API against a hand-written floor Worker, on loopback only. It prints one table and
-// never fails on a number. Knobs: BENCH_SECONDS (per timed round), BENCH_CONCURRENCY, BENCH_REQUESTS.
+// `npm run bench`: the API next to Cloudflare's chanfana template and a bare floor Worker, each under
+// `wrangler dev` on 127.0.0.1 with the same wrangler and compatibility date. It prints one Markdown table and
+// never fails on a number. Needs wrk (`apt-get install wrk`). Knobs: BENCH_SECONDS (per timed run),
+// BENCH_ROUNDS, BENCH_CONNECTIONS, BENCH_REQUESTS (in-runtime requests per round).
 import { spawnSync } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { unstable_readConfig } from "wrangler";
 import { root, startWranglerDev, wrangler } from "../support/wrangler-dev.mjs";
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 3);
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
-const rounds = 5;
+const seconds = Number(process.env.BENCH_SECONDS ?? 4);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const token = "bench-token";
 const work = await mkdtemp(join(tmpdir(), "petstore-bench-"));
 
-/** The app's own configuration with its write limit lifted, so that the load measures work, not 429s. */
-const appConfig = async () => {
-	const config = unstable_readConfig({ config: join(root, "wrangler.toml") });
-	const file = join(work, "app.wrangler.json");
+if (spawnSync("wrk", ["--version"]).error) {
+	throw new Error("npm run bench needs wrk: apt-get install wrk");
+}
+
+const app = unstable_readConfig({ config: join(root, "wrangler.toml") });
+
+/** A side's wrangler config as JSON in `work`, on the API's compatibility date, with `changes` applied. */
+const configOf = async (name, path, changes = {}) => {
+	const config = unstable_readConfig({ config: join(root, path) });
+	const dir = join(root, path, "..");
+	const file = join(work, `${name}.wrangler.json`);
 	await writeFile(
 		file,
 		JSON.stringify({
 			name: config.name,
-			main: config.main,
-			compatibility_date: config.compatibility_date,
+			main: resolve(dir, config.main),
+			compatibility_date: app.compatibility_date,
 			minify: config.minify,
+			upload_source_maps: config.upload_source_maps,
+			observability: config.observability,
 			d1_databases: config.d1_databases.map((db) => ({
 				...db,
-				migrations_dir: join(root, db.migrations_dir),
+				migrations_dir: resolve(dir, db.migrations_dir),
 			})),
-			ratelimits: config.ratelimits.map((limiter) => ({
+			...(config.assets && {
+				assets: {
+					...config.assets,
+					directory: resolve(dir, config.assets.directory),
+				},
+			}),
+			...changes,
+		}),
+	);
+	return file;
+};
+
+const json = (body, auth = true) => ({
+	method: "POST",
+	body,
+	headers: {
+		"content-type": "application/json",
+		...(auth && { authorization: `Bearer ${token}` }),
+	},
+});
+
+// The template has one resource, tasks, and one kind of write: its create stands in for both of ours.
+const task = json(
+	{
+		name: "Load",
+		slug: "load",
+		description: "A task",
+		completed: false,
+		due_date: "2026-12-24T09:00:00.000Z",
+	},
+	false,
+);
+const sides = {
+	app: {
+		config: await configOf("app", "wrangler.toml", {
+			// The load measures work, not 429s.
+			ratelimits: app.ratelimits.map((limiter) => ({
 				...limiter,
 				simple: { ...limiter.simple, limit: 100_000_000 },
 			})),
 			vars: { API_TOKEN: token, CURSOR_SECRET: "bench-cursor-secret" },
 		}),
-	);
-	return file;
+		port: 8791,
+		seed: "INSERT INTO categories (id, name, name_key) VALUES (1, 'Bench', 'bench'); INSERT INTO pets (id, name, name_key, category_id, status) VALUES (1, 'Bench', 'bench', 1, 'available'); INSERT INTO inventory (pet_id, quantity) VALUES (1, 1000000);",
+		read: { path: "/pets/1" },
+		write: { path: "/pets", ...json({ name: "Load", categoryId: 1 }) },
+		order: { path: "/store/orders", ...json({ petId: 1, quantity: 1 }) },
+	},
+	chanfana: {
+		config: await configOf("chanfana", "test/bench/chanfana/wrangler.toml"),
+		port: 8792,
+		seed: "INSERT INTO tasks (id, name, slug, description, completed, due_date) VALUES (1, 'Bench', 'bench', 'A task', 0, '2026-12-24T09:00:00.000Z');",
+		read: { path: "/tasks/1" },
+		write: { path: "/tasks", ...task },
+		order: { path: "/tasks", ...task },
+	},
+	bare: {
+		config: await configOf("bare", "test/bench/wrangler.toml"),
+		port: 8793,
+		read: { path: "/pets/1" },
+		write: { path: "/pets", ...json({ name: "Load", categoryId: 1 }) },
+		order: { path: "/store/orders", ...json({ petId: 1, quantity: 1 }) },
+	},
 };
+sides.bare.seed = sides.app.seed;
 
-const floorConfig = join(root, "test/bench/wrangler.toml");
+const median = (values) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** The floor without the platform calls the contract requires (the log line, the rate limiter). */
-const bareConfig = async () => {
-	const config = unstable_readConfig({ config: floorConfig });
-	const file = join(work, "bare.wrangler.json");
+/** `wrk` against `base` for `seconds`: 2xx answers per second and latency percentiles in ms. */
+const load = async (base, { path, method = "GET", headers = {}, body }) => {
+	const script = join(work, "request.lua");
 	await writeFile(
-		file,
-		JSON.stringify({
-			name: "petstore-bare-floor",
-			main: config.main,
-			compatibility_date: config.compatibility_date,
-			d1_databases: config.d1_databases.map((db) => ({
-				...db,
-				migrations_dir: join(root, "test/bench", db.migrations_dir),
-			})),
-			vars: { BARE: "true" },
-		}),
+		script,
+		[
+			`wrk.method = ${JSON.stringify(method)}`,
+			...(body ? [`wrk.body = ${JSON.stringify(JSON.stringify(body))}`] : []),
+			...Object.entries(headers).map(
+				([name, value]) =>
+					`wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`,
+			),
+		].join("\n"),
 	);
-	return file;
-};
-
-const sides = {
-	app: { config: await appConfig(), port: 8791 },
-	floor: { config: floorConfig, port: 8792 },
-	bare: { config: await bareConfig(), port: 8793 },
+	const { stdout } = spawnSync(
+		"wrk",
+		[
+			"-t2",
+			`-c${connections}`,
+			`-d${seconds}s`,
+			"--latency",
+			"-s",
+			script,
+			`${base}${path}`,
+		],
+		{ encoding: "utf8" },
+	);
+	const number = (pattern) => Number(pattern.exec(stdout)?.[1] ?? 0);
+	const ms = (percentile) => {
+		const [, value, unit] =
+			new RegExp(`${percentile}%\\s+([\\d.]+)(us|ms|s)`).exec(stdout) ?? [];
+		return Number(value) * { us: 0.001, ms: 1, s: 1000 }[unit];
+	};
+	const requests = number(/(\d+) requests in/);
+	const failures = number(/Non-2xx or 3xx responses: (\d+)/);
+	return {
+		rps: (requests - failures) / seconds,
+		p50: ms(50),
+		p99: ms(99),
+		failures,
+	};
 };
 
 const bundleKiB = (config) => {
 	const output = wrangler([
 		"deploy",
 		"--dry-run",
-		"--minify",
 		"--outdir",
 		join(work, "dist"),
 		"-c",
@@ -80,9 +164,6 @@ const bundleKiB = (config) => {
 	if (!sizes) throw new Error(`no bundle size for ${config}\n${output}`);
 	return { raw: Number(sizes[1]), gzip: Number(sizes[2]) };
 };
-
-const median = (values) =>
-	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** `wrangler check startup`'s active time for `config`, in ms. */
 const startupMs = (config) => {
@@ -99,22 +180,8 @@ const startupMs = (config) => {
 	return Number(active[1]);
 };
 
-/** The median start-up of each of `configs`, sampled in turn so that a noisy machine slows them all alike. */
-const startupMedians = (configs, samples = 9) => {
-	const measured = Object.fromEntries(
-		Object.keys(configs).map((name) => [name, []]),
-	);
-	for (let sample = 0; sample < samples; sample++) {
-		for (const [name, config] of Object.entries(configs)) {
-			measured[name].push(startupMs(config));
-		}
-	}
-	return Object.fromEntries(
-		Object.entries(measured).map(([name, values]) => [name, median(values)]),
-	);
-};
-
-const runtime = () => {
+/** In-runtime time per request of the app and the bare floor (test/bench/runtime.bench.ts). */
+const inRuntime = () => {
 	const result = spawnSync(
 		"vitest",
 		["run", "--config", "test/bench/vitest.config.ts"],
@@ -131,182 +198,122 @@ const runtime = () => {
 	return JSON.parse(line.slice(line.indexOf("BENCH ") + 6));
 };
 
-const seed =
-	"INSERT INTO categories (id, name, name_key) VALUES (1, 'Bench', 'bench'); INSERT INTO pets (id, name, name_key, category_id, status) VALUES (1, 'Bench', 'bench', 1, 'available'); INSERT INTO inventory (pet_id, quantity) VALUES (1, 1000000);";
+console.log(
+	"Measuring bundles, start-up, in-runtime time and load under wrangler dev …",
+);
+const names = Object.keys(sides);
+const bundle = Object.fromEntries(
+	names.map((name) => [name, bundleKiB(sides[name].config)]),
+);
+// Sampled in turn, so that a noisy machine slows every side alike.
+const startups = Object.fromEntries(names.map((name) => [name, []]));
+for (let sample = 0; sample < 9; sample++) {
+	for (const name of names) startups[name].push(startupMs(sides[name].config));
+}
+const runtime = inRuntime();
 
 const scenarios = {
-	"GET /pets/{petId}": () => ({ path: "/pets/1" }),
-	"POST /pets": () => ({
-		path: "/pets",
-		body: { name: "Load", categoryId: 1 },
-	}),
-	"POST /store/orders": () => ({
-		path: "/store/orders",
-		body: { petId: 1, quantity: 1 },
-	}),
+	read: "GET /pets/{petId}",
+	write: "POST /pets",
+	order: "POST /store/orders",
 };
-
-/** Closed-loop load for `seconds` with `concurrency` clients: 2xx answers per second, latencies in ms. */
-const load = async (base, scenario) => {
-	const latencies = [];
-	let failures = 0;
-	const end = performance.now() + seconds * 1000;
-	const client = async () => {
-		while (performance.now() < end) {
-			const { path, body } = scenario();
-			const start = performance.now();
-			const response = await fetch(`${base}${path}`, {
-				method: body ? "POST" : "GET",
-				headers: body
-					? {
-							authorization: `Bearer ${token}`,
-							"content-type": "application/json",
-						}
-					: {},
-				body: body && JSON.stringify(body),
-			});
-			await response.arrayBuffer();
-			latencies.push(performance.now() - start);
-			if (response.status >= 300) failures++;
-		}
-	};
-	await Promise.all(Array.from({ length: concurrency }, client));
-	latencies.sort((a, b) => a - b);
-	return {
-		rps: (latencies.length - failures) / seconds,
-		p50: latencies[Math.floor(latencies.length * 0.5)],
-		p99: latencies[Math.floor(latencies.length * 0.99)],
-		failures,
-	};
-};
-
-console.log(
-	"Measuring bundles, start-up, in-runtime time and wrangler dev load …",
-);
-// Start-up and bundle also for the reference the issue names: an app of the chanfana template's shape.
-const chanfanaConfig = join(root, "test/bench/chanfana/wrangler.toml");
-const bundle = {
-	app: bundleKiB(sides.app.config),
-	floor: bundleKiB(floorConfig),
-	chanfana: bundleKiB(chanfanaConfig),
-};
-const startup = startupMedians({
-	app: sides.app.config,
-	floor: floorConfig,
-	chanfana: chanfanaConfig,
-});
-const inRuntime = runtime();
-
-const servers = [];
 const loaded = {};
+const servers = [];
 try {
 	for (const side of Object.values(sides)) {
-		servers.push(await startWranglerDev({ ...side, seed, probe: "/pets/1" }));
+		servers.push(await startWranglerDev({ ...side, probe: side.read.path }));
 	}
-	for (const [scenario, request] of Object.entries(scenarios)) {
-		const samples = Object.fromEntries(
-			Object.keys(sides).map((name) => [name, []]),
-		);
+	const turns = names.map((name, index) => [name, servers[index]]);
+	for (const [name, server] of turns) await load(server.base, sides[name].read); // warm-up
+	for (const scenario of Object.keys(scenarios)) {
+		const samples = Object.fromEntries(names.map((name) => [name, []]));
 		// Sides take turns, in reverse order every other round, so that none always runs first.
-		const turns = Object.keys(sides).map((name, index) => [
-			name,
-			servers[index],
-		]);
 		for (let round = 0; round < rounds; round++) {
 			for (const [name, server] of round % 2 ? turns.toReversed() : turns) {
-				samples[name].push(await load(server.base, request));
+				samples[name].push(await load(server.base, sides[name][scenario]));
 			}
 		}
-		// A round's sides ran back to back: the ratio is taken per round, then the median across rounds.
-		const ratioTo = (name) =>
+		// A round's sides ran back to back: each ratio is taken per round, then the median across rounds.
+		const ratioTo = (other) =>
 			median(
-				samples.app.map((app, round) => app.rps / samples[name][round].rps),
+				samples.app.map((mine, round) => mine.rps / samples[other][round].rps),
 			);
 		loaded[scenario] = {
 			...Object.fromEntries(
-				Object.entries(samples).map(([name, results]) => [
+				names.map((name) => [
 					name,
 					{
-						rps: median(results.map((r) => r.rps)),
-						p50: median(results.map((r) => r.p50)),
-						p99: median(results.map((r) => r.p99)),
-						failures: results.reduce((sum, r) => sum + r.failures, 0),
+						rps: median(samples[name].map((r) => r.rps)),
+						p50: median(samples[name].map((r) => r.p50)),
+						p99: median(samples[name].map((r) => r.p99)),
+						failures: samples[name].reduce((sum, r) => sum + r.failures, 0),
 					},
 				]),
 			),
-			ratio: { floor: ratioTo("floor"), bare: ratioTo("bare") },
+			ratios: { chanfana: ratioTo("chanfana"), bare: ratioTo("bare") },
 		};
 	}
 } finally {
 	for (const server of servers) server.stop();
 }
 
-/** Prints `rows` as a Markdown table (ready for the README), one column per name in `columns`. */
-const printMarkdownTable = (rows, columns) => {
-	const lines = [
-		["", ...columns],
-		...Object.entries(rows).map(([name, row]) => [
-			name,
-			...columns.map((column) => String(row[column] ?? "")),
-		]),
-	];
-	const widths = lines[0].map((_, i) =>
-		Math.max(3, ...lines.map((line) => line[i].length)),
-	);
-	const print = (cells) =>
-		console.log(
-			`| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(" | ")} |`,
-		);
-	print(lines[0]);
-	print(widths.map((width) => "-".repeat(width)));
-	for (const line of lines.slice(1)) print(line);
-};
-
-// One table: a row per measurement, a column per Worker; "vs" columns are the app's speed over the other's.
 const f = (value, digits = 1) => value.toFixed(digits);
-const latency = ({ p50, p99 }) => `${f(p50)} / ${f(p99)}`;
-const throughput = ({ rps, failures }) =>
-	failures ? `${f(rps, 0)} (${failures} non-2xx)` : f(rps, 0);
-const table = {};
-for (const scenario of Object.keys(scenarios)) {
-	const { app, floor, bare, ratio } = loaded[scenario];
-	const cpu = inRuntime.find((r) => r.scenario === scenario);
-	table[`${scenario}: req/s`] = {
-		app: throughput(app),
-		floor: throughput(floor),
-		bare: throughput(bare),
-		"vs floor": f(ratio.floor, 2),
-		"vs bare": f(ratio.bare, 2),
-	};
-	table[`${scenario}: p50 / p99 ms`] = {
-		app: latency(app),
-		floor: latency(floor),
-		bare: latency(bare),
-	};
-	table[`${scenario}: in-runtime ms/req`] = {
-		app: f(cpu.appMs, 2),
-		floor: f(cpu.floorMs, 2),
-		"vs floor": f(cpu.floorMs / cpu.appMs, 2),
-	};
-	table[`${scenario}: D1 calls/req`] = {
-		app: cpu.appD1Calls,
-		floor: cpu.floorD1Calls,
-	};
+const rows = [["", "app", "chanfana", "bare", "app/chanfana", "app/bare"]];
+for (const [scenario, label] of Object.entries(scenarios)) {
+	const result = loaded[scenario];
+	const rps = ({ rps, failures }) =>
+		failures ? `${f(rps, 0)} (${failures} non-2xx)` : f(rps, 0);
+	const latency = ({ p50, p99 }) => `${f(p50)} / ${f(p99)}`;
+	rows.push(
+		[
+			`${label}: req/s`,
+			...names.map((n) => rps(result[n])),
+			f(result.ratios.chanfana, 2),
+			f(result.ratios.bare, 2),
+		],
+		[`${label}: p50 / p99 ms`, ...names.map((n) => latency(result[n])), "", ""],
+	);
+	const time = runtime.find((r) => r.scenario === label);
+	rows.push([
+		`${label}: in-runtime ms/req`,
+		f(time.appMs, 2),
+		"",
+		f(time.floorMs, 2),
+		"",
+		f(time.appMs / time.floorMs, 2),
+	]);
+	rows.push([
+		`${label}: D1 calls/req`,
+		String(time.appD1Calls),
+		"",
+		String(time.floorD1Calls),
+		"",
+		"",
+	]);
 }
-const perWorker = (measure) =>
-	Object.fromEntries(Object.keys(bundle).map((name) => [name, measure(name)]));
-table["start-up ms (active)"] = perWorker((name) => startup[name]);
-table["bundle KiB raw (gzip)"] = perWorker(
-	(name) => `${bundle[name].raw} (${bundle[name].gzip})`,
-);
-printMarkdownTable(table, [
-	"app",
-	"floor",
-	"bare",
-	"chanfana",
-	"vs floor",
-	"vs bare",
+rows.push([
+	"start-up ms (median of 9)",
+	...names.map((n) => f(median(startups[n]))),
+	"",
+	"",
 ]);
+rows.push([
+	"bundle KiB (gzip)",
+	...names.map((n) => `${bundle[n].raw} (${bundle[n].gzip})`),
+	"",
+	"",
+]);
+
+const widths = rows[0].map((_, i) =>
+	Math.max(3, ...rows.map((row) => row[i].length)),
+);
+const print = (cells) =>
+	console.log(
+		`| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(" | ")} |`,
+	);
+print(rows[0]);
+print(widths.map((width) => "-".repeat(width)));
+for (const row of rows.slice(1)) print(row);
 console.log(
-	`wrangler dev load: ${concurrency} clients, ${rounds} alternating rounds of ${seconds} s per side, 2xx answers only. In-runtime: wall time of ${process.env.BENCH_REQUESTS ?? 200} requests × 5 alternating rounds, local D1 included (workerd's clock moves only at I/O, so it cannot time CPU alone).`,
+	`Load: wrk -t2 -c${connections}, ${rounds} alternating rounds of ${seconds} s per side, 2xx answers only; chanfana's write and order are both its create. In-runtime: wall time per request inside workerd, local D1 included.`,
 );
