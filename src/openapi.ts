@@ -1,3 +1,70 @@
+/** A tag of the document: a navigation group (no `parent`) or the tag its operations carry. */
+type Tag = {
+	name: string;
+	/** The page title GitBook and Scalar show. */
+	title: string;
+	description: string;
+	/** A Font Awesome icon name, for GitBook. */
+	icon: string;
+	parent?: string;
+};
+
+const tags: Tag[] = [
+	{
+		name: "Pets",
+		title: "Pets",
+		description: "Everything about the animals for sale.",
+		icon: "paw",
+	},
+	{
+		name: "Animals",
+		title: "Pets for sale",
+		description: "The pets themselves.",
+		icon: "dog",
+		parent: "Pets",
+	},
+	{
+		name: "Categories",
+		title: "Pet categories",
+		description: "Kinds of pet.",
+		icon: "tags",
+		parent: "Pets",
+	},
+	{
+		name: "Store",
+		title: "Store",
+		description: "Selling pets: orders and stock.",
+		icon: "store",
+	},
+	{
+		name: "Orders",
+		title: "Store orders",
+		description: "Orders placed against the stock.",
+		icon: "receipt",
+		parent: "Store",
+	},
+	{
+		name: "Inventory",
+		title: "Stock",
+		description: "Units in stock for each pet.",
+		icon: "boxes-stacked",
+		parent: "Store",
+	},
+	{
+		name: "Service",
+		title: "Service",
+		description: "The service itself.",
+		icon: "server",
+	},
+	{
+		name: "Health",
+		title: "Service health",
+		description: "Whether the service and its database answer.",
+		icon: "heart-pulse",
+		parent: "Service",
+	},
+];
+
 /** Document-level metadata of the OpenAPI document served at `/doc`. */
 export const documentConfig = {
 	openapi: "3.0.3",
@@ -10,43 +77,31 @@ export const documentConfig = {
 		license: { name: "Proprietary", url: "https://petstore.example/terms" },
 	},
 	servers: [{ url: "/", description: "The deployment serving this document" }],
-	tags: [
-		{ name: "Pets", description: "Everything about the animals for sale." },
-		{
-			name: "Animals",
-			description: "The pets themselves.",
-			"x-parent": "Pets",
-		},
-		{ name: "Categories", description: "Kinds of pet.", "x-parent": "Pets" },
-		{ name: "Store", description: "Selling pets: orders and stock." },
-		{
-			name: "Orders",
-			description: "Orders placed against the stock.",
-			"x-parent": "Store",
-		},
-		{
-			name: "Inventory",
-			description: "Units in stock for each pet.",
-			"x-parent": "Store",
-		},
-		{ name: "Service", description: "The service itself." },
-		{
-			name: "Health",
-			description: "Whether the service and its database answer.",
-			"x-parent": "Service",
-		},
-	],
-	"x-tagGroups": [
-		{ name: "Pets", tags: ["Animals", "Categories"] },
-		{ name: "Store", tags: ["Orders", "Inventory"] },
-		{ name: "Service", tags: ["Health"] },
-	],
+	tags: tags.map(({ name, title, description, icon, parent }) => ({
+		name,
+		description,
+		"x-displayName": title,
+		"x-page-title": title,
+		"x-page-description": description,
+		"x-page-icon": icon,
+		...(parent && { "x-parent": parent }),
+	})),
+	// The same grouping, for renderers that read tag groups rather than `x-parent`.
+	"x-tagGroups": tags
+		.filter((group) => !group.parent)
+		.map((group) => ({
+			name: group.name,
+			tags: tags
+				.filter((tag) => tag.parent === group.name)
+				.map((tag) => tag.name),
+		})),
 };
 
-/** The security scheme every write requires (see src/http/route.ts). */
+/** The security scheme of the operations that say `auth: "bearer"` (see src/http/route.ts). */
 export const bearerAuth = {
 	type: "http",
 	scheme: "bearer",
 	description:
 		"One of the tokens in the `API_TOKEN` secret; locally, the one in `.dev.vars`.",
+	"x-gitbook-token-placeholder": "API_TOKEN",
 } as const;

@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
+import { type Schema, Validator } from "@cfworker/json-schema";
 import { describe, expect, it, vi } from "vitest";
 import { createApp } from "../src/app";
 import { api } from "./support/api";
-import type { Document } from "./support/contract";
+import { type Document, inlined, type JsonSchema } from "./support/contract";
 
 const document = async () => {
 	const response = await api("/doc");
@@ -273,5 +274,107 @@ describe("building the document", () => {
 		const second = await doc();
 		expect(build).toHaveBeenCalledTimes(1);
 		expect(second).toBe(first);
+	});
+});
+
+describe("a document that client generators and renderers read right", () => {
+	it("keeps the seed Order exact, and has every response require what it carries", async () => {
+		const doc = await document();
+		expect(doc.components.schemas.Order.required).toBeUndefined();
+		const carried = {
+			type: "object",
+			allOf: [{ $ref: "#/components/schemas/Order" }],
+			required: ["id", "petId", "quantity", "shipDate", "complete"],
+		};
+		const orders = doc.paths["/store/orders"];
+		const order = doc.paths["/store/orders/{orderId}"];
+		for (const schema of [
+			orders.post.responses[201].content?.["application/json"].schema,
+			order.get.responses[200].content?.["application/json"].schema,
+			order.patch.responses[200].content?.["application/json"].schema,
+			doc.components.schemas.Orders.items,
+		]) {
+			expect(schema).toMatchObject(carried);
+		}
+	});
+
+	it("gives every parameter but the cursor, every request body and response body an example its schema accepts", async () => {
+		const doc = await document();
+		const checked: string[] = [];
+		const expectValid = (
+			where: string,
+			schema: JsonSchema,
+			example: unknown,
+		) => {
+			expect(example, `${where} has no example`).toBeDefined();
+			const validator = new Validator(
+				inlined(schema, doc) as Schema,
+				"4",
+				false,
+			);
+			expect(validator.validate(example).errors, where).toEqual([]);
+			checked.push(where);
+		};
+		for (const operation of operations(doc)) {
+			const at = `${operation.method} ${operation.path}`;
+			// A cursor is issued by the server alone: any fixed example would be refused.
+			for (const parameter of (operation.parameters ?? []).filter(
+				({ name }) => name !== "cursor",
+			)) {
+				expectValid(
+					`${at} ${parameter.name}`,
+					parameter.schema,
+					parameter.example,
+				);
+			}
+			const body = operation.requestBody?.content["application/json"];
+			if (body) expectValid(`${at} body`, body.schema, body.example);
+			for (const [status, response] of Object.entries(operation.responses)) {
+				const content = response.content?.["application/json"];
+				if (content)
+					expectValid(`${at} ${status}`, content.schema, content.example);
+			}
+		}
+		expect(checked.length).toBeGreaterThan(150);
+	});
+
+	it("names every tag for GitBook and Scalar, groups included", async () => {
+		const doc = await document();
+		for (const tag of doc.tags) {
+			expect(tag, tag.name).toMatchObject({
+				"x-displayName": expect.any(String),
+				"x-page-title": expect.any(String),
+				"x-page-description": tag.description,
+				"x-page-icon": expect.stringMatching(/^[a-z-]+$/),
+			});
+		}
+	});
+
+	it("says what each pet status means for ordering", async () => {
+		const { PetStatus } = (await document()).components.schemas;
+		expect(Object.keys(PetStatus["x-enumDescriptions"] as object)).toEqual(
+			PetStatus.enum,
+		);
+	});
+
+	it("names the token GitBook asks for on the bearer scheme", async () => {
+		const doc = await document();
+		expect(doc.components.securitySchemes.bearerAuth).toMatchObject({
+			"x-gitbook-token-placeholder": "API_TOKEN",
+		});
+	});
+
+	it("gives every operation a curl command and a hono/client call, with the token where it needs one", async () => {
+		for (const operation of operations(await document())) {
+			const samples = operation["x-codeSamples"];
+			expect(samples.map((sample) => sample.label)).toEqual([
+				"curl",
+				"hono/client",
+			]);
+			const secured = (operation.security ?? []).length > 0;
+			for (const { source } of samples) {
+				expect(source.includes("Bearer petstore-dev-token")).toBe(secured);
+			}
+		}
 	});
 });

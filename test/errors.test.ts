@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { api, expectError, send } from "./support/api";
+import { api, createCategory, expectError, send } from "./support/api";
 
 describe("the uniform Error", () => {
 	it("answers an unknown path with 404 not_found", async () => {
@@ -54,6 +54,27 @@ describe("the uniform Error", () => {
 				400,
 				"validation_error",
 			);
+		}
+	});
+
+	it("treats an empty optional header as absent, as clients that send every header expect", async () => {
+		const empty = { "x-d1-bookmark": "", "if-none-match": "", "if-match": "" };
+		const category = await createCategory();
+		for (const [method, path, body] of [
+			["GET", "/pets"],
+			["GET", `/categories/${category.id}`],
+			[
+				"PATCH",
+				`/categories/${category.id}`,
+				{ description: "Empty headers." },
+			],
+			["GET", "/health"],
+		] as const) {
+			const response =
+				body === undefined
+					? await api(path, { method, headers: empty })
+					: await send(method, path, body, empty);
+			expect(response.status, `${method} ${path}`).toBe(200);
 		}
 	});
 

@@ -44,6 +44,66 @@ describe("POST /store/orders", () => {
 		);
 	});
 
+	it.each([
+		["lowercase t and z", "2026-12-24t09:00:00z", "2026-12-24T09:00:00.000Z"],
+		[
+			"a negative offset",
+			"2026-12-24T04:30:00-04:30",
+			"2026-12-24T09:00:00.000Z",
+		],
+		[
+			"an offset across midnight",
+			"2026-12-25T01:00:00+16:00",
+			"2026-12-24T09:00:00.000Z",
+		],
+		[
+			"one fractional digit",
+			"2026-12-24T09:00:00.5Z",
+			"2026-12-24T09:00:00.500Z",
+		],
+		[
+			"nanoseconds, kept to the millisecond",
+			"2026-12-24T09:00:00.123456789Z",
+			"2026-12-24T09:00:00.123Z",
+		],
+		["a leap day", "2028-02-29T09:00:00Z", "2028-02-29T09:00:00.000Z"],
+	])(
+		"accepts an RFC 3339 date-time with %s, answered in UTC",
+		async (_, given, answered) => {
+			const pet = await stockedPet(1);
+			const response = await placeOrder({
+				petId: pet.id,
+				quantity: 1,
+				shipDate: given,
+			});
+			expect(response.status).toBe(201);
+			expect((await response.json<Order>()).shipDate).toBe(answered);
+		},
+	);
+
+	it.each([
+		"2027-02-29T09:00:00Z",
+		"2026-12-24T09:00:60Z",
+		"2026-12-24T09:00:00+24:00",
+		"2026-12-24 09:00:00Z",
+		"2026-12-24T09:00:00",
+		"+02026-12-24T09:00:00Z",
+	])(
+		"refuses %s, which RFC 3339 or the calendar does not allow",
+		async (shipDate) => {
+			const pet = await stockedPet(1);
+			const error = await expectError(
+				await placeOrder({ petId: pet.id, quantity: 1, shipDate }),
+				400,
+				"validation_error",
+			);
+			expect(error.details?.map((detail) => detail.path)).toEqual([
+				"body.shipDate",
+			]);
+			expect(await stockOf(pet.id)).toBe(1);
+		},
+	);
+
 	it("takes the last unit, then answers 409 insufficient_stock and changes nothing", async () => {
 		const pet = await stockedPet(2);
 		expect((await placeOrder({ petId: pet.id, quantity: 2 })).status).toBe(201);

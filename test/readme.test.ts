@@ -1,38 +1,12 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { servedDocument, testApp } from "./support/api";
-
-/** Splits a shell command line into words, honouring single and double quotes. */
-const words = (line: string) =>
-	[...line.matchAll(/'([^']*)'|"((?:\\.|[^"])*)"|(\S+)/g)].map(
-		([, single, double, bare]) => single ?? double ?? bare,
-	);
+import { requestOf } from "./support/curl";
 
 /** The `$ curl …` lines of the README's examples, each with the output printed under it. */
 const examples = [...env.README.matchAll(/^\$ (curl .+)\n(.+)$/gm)].map(
 	([, command, output]) => ({ command, output }),
 );
-
-/** The request a curl command line sends. */
-const requestOf = (command: string) => {
-	const args = words(command).slice(1);
-	const init: {
-		method: string;
-		headers: Record<string, string>;
-		body?: string;
-	} = { method: "GET", headers: {} };
-	let url = "";
-	for (let i = 0; i < args.length; i++) {
-		const arg = args[i];
-		if (arg === "-X") init.method = args[++i];
-		else if (arg === "-H") {
-			const [name, ...value] = args[++i].split(":");
-			init.headers[name.trim()] = value.join(":").trim();
-		} else if (arg === "-d") init.body = args[++i];
-		else if (!arg.startsWith("-")) url = arg;
-	}
-	return new Request(url, init);
-};
 
 beforeAll(async () => {
 	// The same state as a first `npm run dev`: migrated, then seeded.

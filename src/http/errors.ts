@@ -3,32 +3,55 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ErrorBody, ErrorDetail } from "../models/error";
 
-/** Every error code the API answers with, and its HTTP status: the one table behind §8 of the contract. */
-export const errorStatus = {
-	validation_error: 400,
-	malformed_json: 400,
-	unauthorized: 401,
-	not_found: 404,
-	method_not_allowed: 405,
-	category_exists: 409,
-	category_in_use: 409,
-	pet_has_open_orders: 409,
-	pet_not_available: 409,
-	insufficient_stock: 409,
-	order_complete: 409,
-	gone: 410,
-	precondition_failed: 412,
-	payload_too_large: 413,
-	unsupported_media_type: 415,
-	unknown_category: 422,
-	unknown_pet: 422,
-	idempotency_key_reused: 422,
-	rate_limited: 429,
-	internal_error: 500,
-	unavailable: 503,
-} as const satisfies Record<string, ContentfulStatusCode>;
+/**
+ * Every error code the API answers with, its HTTP status and a message it may carry (the document's example):
+ * the one table behind §8 of the contract.
+ */
+export const errorCodes = {
+	validation_error: [400, "The request is invalid."],
+	malformed_json: [400, "The request body is not valid JSON."],
+	unauthorized: [
+		401,
+		"Writes need a valid `Authorization: Bearer <token>` header.",
+	],
+	not_found: [404, "Pet 1 does not exist."],
+	method_not_allowed: [405, "Allowed methods: GET, PUT, PATCH, DELETE."],
+	category_exists: [409, 'A category named "Dog" already exists.'],
+	category_in_use: [409, "Category 1 still has pets."],
+	pet_has_open_orders: [
+		409,
+		"Pet 1 has open orders; complete or cancel them first.",
+	],
+	pet_not_available: [409, "Pet 1 is not available."],
+	insufficient_stock: [409, "Pet 1 has fewer than 2 in stock."],
+	order_complete: [409, "Order 1 is complete and final."],
+	gone: [410, "This operation was retired on 2027-06-30."],
+	precondition_failed: [
+		412,
+		"The resource changed since the ETag in If-Match; read it again.",
+	],
+	payload_too_large: [413, "Request bodies are limited to 16384 bytes."],
+	unsupported_media_type: [415, "The request body must be application/json."],
+	unknown_category: [422, "Category 1 does not exist."],
+	unknown_pet: [422, "Pet 1 does not exist."],
+	idempotency_key_reused: [
+		422,
+		"This Idempotency-Key was used with a different request.",
+	],
+	rate_limited: [429, "Too many writes from this client; retry later."],
+	internal_error: [
+		500,
+		"Unexpected error; quote request id 4f0c7e5e-6a57-4c6e-9d1b-8f0e2a7c3b21.",
+	],
+	unavailable: [503, "The database is unreachable."],
+} as const satisfies Record<string, readonly [ContentfulStatusCode, string]>;
 
-export type ErrorCode = keyof typeof errorStatus;
+export type ErrorCode = keyof typeof errorCodes;
+
+/** The HTTP status of an error code. */
+export type StatusOf<C extends ErrorCode> = (typeof errorCodes)[C][0];
+export const statusOf = <C extends ErrorCode>(code: C): StatusOf<C> =>
+	errorCodes[code][0];
 
 /** A failure the client can act on; thrown anywhere, rendered once by {@link onError}. */
 export class ApiError extends Error {
@@ -41,7 +64,7 @@ export class ApiError extends Error {
 		readonly headers?: Record<string, string>,
 	) {
 		super(message);
-		this.status = errorStatus[code];
+		this.status = statusOf(code);
 	}
 }
 
@@ -52,7 +75,7 @@ const errorBody = (
 ): ErrorBody => ({
 	code,
 	message,
-	status: errorStatus[code],
+	status: statusOf(code),
 	...(details && { details }),
 });
 

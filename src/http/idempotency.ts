@@ -7,6 +7,7 @@ import { exists } from "../db/conditional";
 import { idempotencyKeys } from "../db/schema";
 import type { AppEnv } from "../env";
 import { ApiError } from "./errors";
+import { optionalHeader } from "./validation";
 
 // Idempotency-Key (API.md §6): a retry with the same key and body within 24 hours replays the first response.
 
@@ -15,17 +16,15 @@ const windowMs = 24 * 60 * 60 * 1000;
 
 /** The optional `Idempotency-Key` request header. */
 export const idempotencyHeaders = z.object({
-	"Idempotency-Key": z
-		.string()
-		.min(1)
-		.max(255)
-		.optional()
-		.openapi({
-			param: { name: "Idempotency-Key", in: "header" },
-			description:
-				"Makes retries safe: a repeat with the same key and body within 24 hours replays the placed order's response. A placement that failed is not recorded, so its retry is tried afresh.",
+	"Idempotency-Key": optionalHeader(z.string().min(1).max(255)).openapi({
+		param: {
+			name: "Idempotency-Key",
+			in: "header",
 			example: "7f9c2ba4-e88f-4a1b-9d3c-2a8c5e6b1f00",
-		}),
+		},
+		description:
+			"Makes retries safe: a repeat with the same key and body within 24 hours replays the placed order's response. A placement that failed is not recorded, so its retry is tried afresh.",
+	}),
 });
 
 /** Documents the header that marks a replayed response. */

@@ -84,7 +84,7 @@ export const pageQuery = {
 			maximum: pageSize.max,
 			default: pageSize.default,
 			description: "Page size.",
-			param: { name: "limit", in: "query" },
+			param: { name: "limit", in: "query", example: 20 },
 		}),
 	cursor: z
 		.string()
@@ -92,6 +92,7 @@ export const pageQuery = {
 		.openapi({
 			description:
 				'Opaque cursor from the `Link: rel="next"` header of the previous page.',
+			// No example: only the server issues cursors, so any fixed one would be a 400 to a tool that sends it.
 			param: { name: "cursor", in: "query" },
 		}),
 };

@@ -1,6 +1,7 @@
-import type { z } from "@hono/zod-openapi";
+import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
+import { z } from "@hono/zod-openapi";
 import { ErrorBody } from "../models/error";
-import { type ErrorCode, errorStatus } from "./errors";
+import { type ErrorCode, errorCodes, type StatusOf, statusOf } from "./errors";
 
 /** A response header as the document states it. */
 export type ResponseHeader = {
@@ -38,13 +39,23 @@ const errorHeaders: Partial<Record<ErrorCode, Record<string, ResponseHeader>>> =
 		},
 	};
 
-/** A JSON response or request content entry, for route definitions. */
+/** The example a schema declares; for a list, a list of its item's example. */
+export const exampleOf = (schema: z.ZodType): unknown => {
+	const { example } = getOpenApiMetadata(schema);
+	if (example === undefined && schema instanceof z.ZodArray) {
+		return [exampleOf(schema.element as z.ZodType)];
+	}
+	return example;
+};
+
+/** A JSON response or request content entry, for route definitions, with its schema's example. */
 export const jsonContent = <T extends z.ZodType>(
 	schema: T,
 	description: string,
+	example = exampleOf(schema),
 ) => ({
 	description,
-	content: { "application/json": { schema } },
+	content: { "application/json": { schema, example } },
 });
 
 /** A 201 response: the new resource, and the `Location` it lives at. */
@@ -73,8 +84,6 @@ export const jsonBody = <T extends z.ZodType>(
 	required: true,
 });
 
-type StatusOf<C extends ErrorCode> = (typeof errorStatus)[C];
-
 /**
  * Documents the error responses of an operation from the error codes it can answer with,
  * grouping codes that share a status.
@@ -82,8 +91,8 @@ type StatusOf<C extends ErrorCode> = (typeof errorStatus)[C];
 export const errorResponses = <const C extends ErrorCode>(...codes: C[]) => {
 	const byStatus = new Map<number, ErrorCode[]>();
 	for (const code of new Set(codes)) {
-		byStatus.set(errorStatus[code], [
-			...(byStatus.get(errorStatus[code]) ?? []),
+		byStatus.set(statusOf(code), [
+			...(byStatus.get(statusOf(code)) ?? []),
 			code,
 		]);
 	}
@@ -94,6 +103,7 @@ export const errorResponses = <const C extends ErrorCode>(...codes: C[]) => {
 				...jsonContent(
 					ErrorBody,
 					`Error: ${group.map((code) => `\`${code}\``).join(", ")}.`,
+					{ code: group[0], message: errorCodes[group[0]][1], status },
 				),
 				headers: Object.assign(
 					{},

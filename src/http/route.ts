@@ -2,6 +2,7 @@ import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { requireToken } from "./auth";
+import { codeSamples } from "./code-samples";
 import { notModified } from "./conditional";
 import type { ErrorCode } from "./errors";
 import {
@@ -14,6 +15,7 @@ import {
 import { limitWrites } from "./rate-limit";
 import { errorResponses, everyResponseHeaders } from "./responses";
 import { bookmarkParam, bookmarkResponseHeader, d1Session } from "./session";
+import { optionalHeader } from "./validation";
 
 /** Who may call an operation: reads are public unless they say otherwise; every write needs the bearer token. */
 type Access =
@@ -62,16 +64,13 @@ const etagHeader = {
 };
 
 const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
-	[name]: z
-		.string()
-		.optional()
-		.openapi({
-			param: { name, in: "header" },
-			description:
-				name === "If-Match"
-					? "Change the resource only while its ETag is one of these (412 otherwise)."
-					: "Answer 304 without a body while the ETag is one of these.",
-		}),
+	[name]: optionalHeader(z.string()).openapi({
+		param: { name, in: "header", example: '"1"' },
+		description:
+			name === "If-Match"
+				? "Change the resource only while its ETag is one of these (412 otherwise)."
+				: "Answer 304 without a body while the ETag is one of these.",
+	}),
 });
 
 /**
@@ -169,6 +168,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 			: config.description,
 		tags: [tag],
 		...lifecycleMarkers(lifecycle),
+		"x-codeSamples": codeSamples(route),
 		// Reads state that they need no credentials: an empty requirement, not an absent one.
 		security: auth ? bearer : [],
 		middleware,

@@ -2,20 +2,25 @@ import { z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { openSession } from "../db/client";
 import type { AppEnv } from "../env";
+import { optionalHeader } from "./validation";
 
 export const bookmarkHeader = "X-D1-Bookmark";
 
 /** The optional bookmark request header, documented and validated on every operation by its route. */
 export const bookmarkParam = {
-	[bookmarkHeader]: z
-		.string()
-		.regex(/^[0-9a-f]{1,32}(-[0-9a-f]{1,32}){3}$/, "is not a D1 bookmark")
-		.optional()
-		.openapi({
-			param: { name: bookmarkHeader, in: "header" },
-			description:
-				"The `X-D1-Bookmark` of an earlier response: this request then reads at least what that one wrote.",
-		}),
+	[bookmarkHeader]: optionalHeader(
+		z
+			.string()
+			.regex(/^[0-9a-f]{1,32}(-[0-9a-f]{1,32}){3}$/, "is not a D1 bookmark"),
+	).openapi({
+		param: {
+			name: bookmarkHeader,
+			in: "header",
+			example: "00000000-00000001-00000000-00000000000000000000000000000000",
+		},
+		description:
+			"The `X-D1-Bookmark` of an earlier response: this request then reads at least what that one wrote.",
+	}),
 };
 
 /** Documents the bookmark on every response: present whenever the request reached the database. */
@@ -34,7 +39,8 @@ export const bookmarkResponseHeader = {
  */
 export const d1Session: MiddlewareHandler<AppEnv> = async (c, next) => {
 	const session = openSession(c.env.DB, {
-		bookmark: c.req.header(bookmarkHeader),
+		// Validated by the route before the first query; empty means absent.
+		bookmark: c.req.header(bookmarkHeader) || undefined,
 		write: c.req.method !== "GET" && c.req.method !== "HEAD",
 	});
 	c.set("db", session.db);

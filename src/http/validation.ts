@@ -1,4 +1,4 @@
-import type { Hook } from "@hono/zod-openapi";
+import { type Hook, z } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
 import type { ErrorDetail } from "../models/error";
 import { ApiError } from "./errors";
@@ -33,6 +33,15 @@ export const invalidRequest = (error: ZodError, target: string) =>
 		"The request is invalid.",
 		toDetails(error, locations[target] ?? target),
 	);
+
+/** An optional request header: sent empty, it counts as absent (some clients send every header they know). */
+export const optionalHeader = <T extends z.ZodType>(schema: T) =>
+	z
+		.preprocess(
+			(value) => (value === "" ? undefined : value),
+			schema.optional(),
+		)
+		.optional();
 
 /** The hook every route validator calls. */
 // biome-ignore lint/suspicious/noExplicitAny: the hook is shared by routes of every input and env type

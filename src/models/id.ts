@@ -24,4 +24,4 @@ export const idParam = (name: string, location: "path" | "query" = "path") =>
 		.regex(/^[1-9][0-9]*$/, "must be a positive integer")
 		.transform(Number)
 		.pipe(z.number().max(limits.maxId, `must be at most ${limits.maxId}`))
-		.openapi({ ...int64, param: { name, in: location }, example: 1 });
+		.openapi({ ...int64, param: { name, in: location, example: 1 } });

@@ -1,22 +1,72 @@
+import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import { z } from "@hono/zod-openapi";
 import { Id } from "./id";
 import { limits } from "./limits";
 
-/** The instants whose UTC form is still a four-digit-year RFC 3339 date-time. */
-const firstInstant = Date.parse("0001-01-01T00:00:00Z");
+/** RFC 3339 `date-time` (§5.6): `T` and `Z` in either case, optional fractional seconds, `Z` or an offset. */
+const dateTime =
+	/^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+
+/** The instants whose UTC form keeps a four-digit year. */
+const firstInstant = Date.parse("0001-01-01T00:00:00.000Z");
 const lastInstant = Date.parse("9999-12-31T23:59:59.999Z");
 
-/** An ISO 8601 date-time with an offset that names a real instant; normalised to UTC. */
-const ShipDate = z.iso
-	.datetime({ offset: true })
-	.refine((value) => !Number.isNaN(Date.parse(value)), "is not a real date")
-	.refine((value) => {
-		const instant = Date.parse(value);
-		return instant >= firstInstant && instant <= lastInstant;
-	}, "must fall between years 0001 and 9999 in UTC")
+/**
+ * The instant an RFC 3339 date-time names, in Unix milliseconds; NaN when it names none (February 30th,
+ * 24:00, or a leap second, which JavaScript dates cannot hold).
+ */
+const instantOf = (text: string) => {
+	const match = dateTime.exec(text);
+	if (!match) return Number.NaN;
+	const [year, month, day, hour, minute, second] = match
+		.slice(1, 7)
+		.map(Number);
+	const [fraction = "", sign = "+", offsetHours = "0", offsetMinutes = "0"] =
+		match.slice(7);
+	const date = new Date(0);
+	date.setUTCFullYear(year, month - 1, day);
+	date.setUTCHours(
+		hour,
+		minute,
+		second,
+		Number(fraction.padEnd(3, "0").slice(0, 3)),
+	);
+	const real =
+		date.getUTCFullYear() === year &&
+		date.getUTCMonth() === month - 1 &&
+		date.getUTCDate() === day &&
+		hour < 24 &&
+		minute < 60 &&
+		second < 60 &&
+		Number(offsetHours) < 24 &&
+		Number(offsetMinutes) < 60;
+	const offset =
+		(sign === "-" ? -1 : 1) *
+		(Number(offsetHours) * 60 + Number(offsetMinutes));
+	return real ? date.getTime() - offset * 60_000 : Number.NaN;
+};
+
+/** A date-time as RFC 3339 allows it, answered in UTC (`Date.prototype.toISOString`). */
+const ShipDate = z
+	.string()
+	.transform((text, ctx) => {
+		const instant = instantOf(text);
+		if (instant >= firstInstant && instant <= lastInstant) {
+			return new Date(instant).toISOString();
+		}
+		ctx.addIssue({
+			code: "custom",
+			message: Number.isNaN(instant)
+				? "is not an RFC 3339 date-time"
+				: "must fall between years 0001 and 9999 in UTC",
+		});
+		return z.NEVER;
+	})
 	.openapi({
+		type: "string",
 		format: "date-time",
-		description: "ISO 8601 date-time; answered in UTC.",
+		description:
+			"An RFC 3339 date-time (`T` and `Z` in either case, any offset, fractional seconds) whose year stays within 0001–9999 in UTC; answered in UTC, to the millisecond.",
 		example: "2026-12-24T09:00:00.000Z",
 	});
 
@@ -50,14 +100,17 @@ export const OrderPatch = z
 	)
 	.openapi("OrderPatch", { minProperties: 1, example: { complete: true } });
 
+const fields = {
+	id: Id,
+	petId: Id,
+	quantity,
+	shipDate: z.string().openapi({ format: "date-time" }),
+	complete: z.boolean(),
+};
+
+/** The contract's seed model, exactly: no field is required. */
 export const Order = z
-	.object({
-		id: Id,
-		petId: Id,
-		quantity,
-		shipDate: z.string().openapi({ format: "date-time" }),
-		complete: z.boolean(),
-	})
+	.object(fields)
 	.partial()
 	.openapi("Order", {
 		description: "Every field is present in responses.",
@@ -70,8 +123,20 @@ export const Order = z
 		},
 	});
 
-export const Orders = z.array(Order).openapi("Orders");
+export type Order = Required<z.infer<typeof Order>>;
+
+/**
+ * An `Order` as every response carries it: the seed model by reference, with all its fields required, so
+ * that a generated client sees them as present (API.md §10).
+ */
+export const OrderResponse = z.custom<Order>().openapi({
+	type: "object",
+	example: getOpenApiMetadata(Order).example,
+	allOf: [{ $ref: "#/components/schemas/Order" }],
+	required: Object.keys(fields),
+});
+
+export const Orders = z.array(OrderResponse).openapi("Orders");
 
 export type NewOrder = z.infer<typeof NewOrder>;
 export type OrderPatch = z.infer<typeof OrderPatch>;
-export type Order = Required<z.infer<typeof Order>>;

@@ -2,9 +2,17 @@ import { z } from "@hono/zod-openapi";
 
 export const petStatuses = ["available", "pending", "sold"] as const;
 
-export const PetStatus = z
-	.enum(petStatuses)
-	.openapi("PetStatus", { description: "Where the pet is in its sale." });
+/** What each status means for ordering: shown by reference renderers (Scalar, GitBook). */
+const meanings: Record<(typeof petStatuses)[number], string> = {
+	available: "For sale: orders can be placed while stock lasts.",
+	pending: "Reserved while a sale completes: new orders are refused.",
+	sold: "Sold: new orders are refused.",
+};
+
+export const PetStatus = z.enum(petStatuses).openapi("PetStatus", {
+	description: "Where the pet is in its sale.",
+	"x-enumDescriptions": meanings,
+});
 export type PetStatus = z.infer<typeof PetStatus>;
 
 /** The `status` query filter: one status, or several by repeating the parameter (repeats are ignored). */
@@ -17,5 +25,11 @@ export const statusQuery = z
 		items: { $ref: "#/components/schemas/PetStatus" },
 		description:
 			"Keep items with any of these statuses; repeat the parameter for several.",
-		param: { name: "status", in: "query", style: "form", explode: true },
+		param: {
+			name: "status",
+			in: "query",
+			style: "form",
+			explode: true,
+			example: ["available"],
+		},
 	});

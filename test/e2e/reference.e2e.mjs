@@ -67,8 +67,10 @@ const screenshot = async (name) => {
 	await page.screenshot({ path: join(root, `test-results/${name}.png`) });
 };
 
-/** Opens the reference at an operation's anchor and returns that operation's section. */
+/** Opens the reference afresh at an operation's anchor and returns that operation's section. */
 const operation = async (anchor) => {
+	// A new page load: no panel a previous test opened stays in front.
+	await page.goto("about:blank");
 	await page.goto(`${base}/reference#${anchor}`);
 	const section = page.locator(`[id$="${anchor}"]`).first();
 	await section.waitFor();
@@ -76,11 +78,12 @@ const operation = async (anchor) => {
 };
 
 describe("the reference page", () => {
-	it("groups the tags under Pets and Store", async () => {
+	it("groups the tags under Pets, Store and Service, by their page titles", async () => {
 		await page.goto(`${base}/reference`);
 		for (const [group, tags] of [
-			["pets", ["Animals", "Categories"]],
-			["store", ["Orders", "Inventory"]],
+			["pets", ["Pets for sale", "Pet categories"]],
+			["store", ["Store orders", "Stock"]],
+			["service", ["Service health"]],
 		]) {
 			const item = page.locator(`[data-sidebar-id$="/tag-group/${group}"]`);
 			await item.waitFor();
@@ -131,6 +134,34 @@ describe("the reference page", () => {
 		await page.getByRole("button", { name: /^Send/ }).first().click();
 		expect((await answered).status()).toBe(200);
 		await screenshot("reference-try-it");
+	});
+
+	it("shows each operation's own curl and hono/client samples", async () => {
+		const placeOrder = await operation("tag/orders/POST/store/orders");
+		const card = placeOrder.locator('[class*="request-card"]').first();
+		expect(await card.locator("code").textContent()).toContain(
+			"-H 'Authorization: Bearer petstore-dev-token'",
+		);
+		await card.getByTestId("client-picker").click();
+		const picker = page.locator('[id^="headlessui-popover-panel"]');
+		await picker.getByText("hono/client", { exact: true }).click();
+		expect(await card.locator("code").textContent()).toContain(
+			"api.store.orders.$post(",
+		);
+		await screenshot("reference-code-samples");
+	});
+
+	it("says what each pet status means, and titles the tags as the document names them", async () => {
+		const listPets = await operation("tag/animals/GET/pets");
+		const text = await listPets.textContent();
+		expect(text).toContain("For sale: orders can be placed while stock lasts.");
+		expect(text).toContain(
+			"Reserved while a sale completes: new orders are refused.",
+		);
+		const sidebar = page
+			.locator('[data-sidebar-id$="/tag-group/store"]')
+			.first();
+		expect(await sidebar.textContent()).toMatch(/Store orders[\s\S]*Stock/);
 	});
 
 	it("loaded nothing from a third party and broke no CSP rule", () => {

@@ -1,5 +1,6 @@
-// Validates the OpenAPI document the Worker actually serves at /doc with three independent tools:
-// @apidevtools/swagger-parser, `redocly lint` and `spectral lint`. Exits non-zero on any problem.
+// Validates the OpenAPI document the Worker actually serves at /doc with independent tools:
+// @apidevtools/swagger-parser, `redocly lint`, `spectral lint` and `openapi-examples-validator` (every example
+// against its schema). Exits non-zero on any problem.
 import { execFileSync } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -54,3 +55,4 @@ run("spectral", [
 	"--fail-severity",
 	"warn",
 ]);
+run("openapi-examples-validator", [file]);

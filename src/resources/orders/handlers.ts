@@ -7,9 +7,6 @@ import type { Order } from "../../models/order";
 import * as queries from "./queries";
 import type * as routes from "./routes";
 
-/** Date-times are stored and answered in UTC. */
-const utc = (dateTime: string | number) => new Date(dateTime).toISOString();
-
 export const listOrders: AppRouteHandler<typeof routes.listOrders> = async (
 	c,
 ) => {
@@ -29,7 +26,7 @@ export const placeOrder: AppRouteHandler<typeof routes.placeOrder> = async (
 	const keyed = await keyOf(c, c.req.valid("header")["Idempotency-Key"], body);
 	const result = await queries.placeOrder(
 		c.var.db,
-		{ ...body, shipDate: utc(body.shipDate ?? c.var.now()) },
+		{ ...body, shipDate: body.shipDate ?? new Date(c.var.now()).toISOString() },
 		keyed,
 	);
 	const order =
@@ -49,11 +46,10 @@ export const getOrderById: AppRouteHandler<typeof routes.getOrderById> = async (
 export const updateOrder: AppRouteHandler<typeof routes.updateOrder> = async (
 	c,
 ) => {
-	const { shipDate, complete } = c.req.valid("json");
 	const order = await queries.updateOrder(
 		c.var.db,
 		c.req.valid("param").orderId,
-		{ shipDate: shipDate && utc(shipDate), complete },
+		c.req.valid("json"),
 		ifMatch(c),
 	);
 	return c.json(withETag(c, order), 200);

@@ -4,7 +4,12 @@ import { linkHeader, pageQuery } from "../../http/pagination";
 import { createdContent, jsonBody, jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
 import { idParam } from "../../models/id";
-import { NewOrder, Order, OrderPatch, Orders } from "../../models/order";
+import {
+	NewOrder,
+	OrderPatch,
+	OrderResponse,
+	Orders,
+} from "../../models/order";
 
 const tag = "Orders";
 const params = z.object({ orderId: idParam("orderId") });
@@ -28,7 +33,7 @@ export const listOrders = apiRoute({
 				.openapi({
 					type: "boolean",
 					description: "Keep only complete (`true`) or open (`false`) orders.",
-					param: { name: "complete", in: "query" },
+					param: { name: "complete", in: "query", example: false },
 				}),
 		}),
 	},
@@ -58,7 +63,7 @@ export const placeOrder = apiRoute({
 	],
 	responses: {
 		201: createdContent(
-			Order,
+			OrderResponse,
 			"The new order (`complete: false`).",
 			replayedHeader,
 		),
@@ -75,7 +80,7 @@ export const getOrderById = apiRoute({
 	request: { params },
 	errors: ["not_found"],
 	responses: {
-		200: jsonContent(Order, "The order."),
+		200: jsonContent(OrderResponse, "The order."),
 	},
 });
 
@@ -91,7 +96,7 @@ export const updateOrder = apiRoute({
 	request: { params, body: jsonBody(OrderPatch, "The fields to change.") },
 	errors: ["not_found", "order_complete"],
 	responses: {
-		200: jsonContent(Order, "The updated order."),
+		200: jsonContent(OrderResponse, "The updated order."),
 	},
 });
 

@@ -24,11 +24,14 @@ export const listPets = apiRoute({
 			...pageQuery,
 			status: statusQuery,
 			categoryId: idParam("categoryId", "query").optional(),
-			name: text(limits.petName).min(1).optional().openapi({
-				description:
-					"Case-insensitive substring of the name; `%` and `_` match literally.",
-				example: "re",
-			}),
+			name: text(limits.petName)
+				.min(1)
+				.optional()
+				.openapi({
+					description:
+						"Case-insensitive substring of the name; `%` and `_` match literally.",
+					param: { name: "name", in: "query", example: "re" },
+				}),
 		}),
 	},
 	responses: {

@@ -1,0 +1,82 @@
+import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
+import type { RouteConfig, z } from "@hono/zod-openapi";
+import { exampleOf } from "./responses";
+
+/** Where `npm run dev` serves the API, and its documented local token: the samples run as they are. */
+const local = "http://localhost:8787";
+const devToken = "petstore-dev-token";
+
+type Sampled = Pick<RouteConfig, "method" | "path" | "request"> & {
+	auth?: "bearer";
+};
+
+/** The example of each path parameter, by name. */
+const pathExamples = (route: Sampled): Record<string, string> => {
+	const params = route.request?.params as z.ZodObject | undefined;
+	return Object.fromEntries(
+		Object.entries(params?.shape ?? {}).map(([name, schema]) => [
+			name,
+			String(getOpenApiMetadata(schema as z.ZodType).param?.example),
+		]),
+	);
+};
+
+const bodyExample = (route: Sampled) => {
+	const content = route.request?.body?.content["application/json"];
+	return content && "schema" in content
+		? exampleOf(content.schema as z.ZodType)
+		: undefined;
+};
+
+const curl = (route: Sampled) => {
+	const examples = pathExamples(route);
+	const path = route.path.replace(/\{(\w+)\}/g, (_, name) => examples[name]);
+	const body = bodyExample(route);
+	return [
+		`curl -X ${route.method.toUpperCase()} '${local}${path}'`,
+		...(route.auth ? [`-H 'Authorization: Bearer ${devToken}'`] : []),
+		...(body === undefined
+			? []
+			: [
+					"-H 'Content-Type: application/json'",
+					`-d '${JSON.stringify(body)}'`,
+				]),
+	].join(" \\\n  ");
+};
+
+/** The route's call through `hono/client`, typed by the app's `AppType`. */
+const honoClient = (route: Sampled) => {
+	const examples = pathExamples(route);
+	const call = route.path
+		.split("/")
+		.filter(Boolean)
+		.map((segment) => {
+			const param = /^\{(\w+)\}$/.exec(segment)?.[1];
+			if (param) return `[":${param}"]`;
+			return /^[a-z]\w*$/.test(segment) ? `.${segment}` : `["${segment}"]`;
+		})
+		.join("");
+	const body = bodyExample(route);
+	// hono/client asks for every part of the request the route declares, even when all of it is optional.
+	const args = [
+		...(Object.keys(examples).length > 0
+			? [`param: ${JSON.stringify(examples)}`]
+			: []),
+		...(route.request?.query ? ["query: {}"] : []),
+		...(route.request?.headers ? ["header: {}"] : []),
+		...(body === undefined ? [] : [`json: ${JSON.stringify(body)}`]),
+	];
+	return [
+		'import { hc } from "hono/client";',
+		'import type { AppType } from "petstore-api/src/app";',
+		"",
+		`const api = hc<AppType>("${local}"${route.auth ? `, {\n\theaders: { Authorization: "Bearer ${devToken}" },\n}` : ""});`,
+		`const response = await api${call}.$${route.method}(${args.length > 0 ? `{ ${args.join(", ")} }` : ""});`,
+	].join("\n");
+};
+
+/** `x-codeSamples` (Scalar, GitBook, Redoc): a curl command and a typed `hono/client` call, from the route. */
+export const codeSamples = (route: Sampled) => [
+	{ lang: "Shell", label: "curl", source: curl(route) },
+	{ lang: "TypeScript", label: "hono/client", source: honoClient(route) },
+];

@@ -1,0 +1,148 @@
+// A strict program over the client openapi-typescript and openapi-fetch generate from the served document
+// (test/e2e/generated-client.e2e.mjs): it calls every operation and reads every field of every answer,
+// without `!` or `?.`. It is type-checked, never run.
+import createClient from "openapi-fetch";
+import type { paths } from "./schema";
+
+const client = createClient<paths>({
+	baseUrl: "http://localhost:8787",
+	headers: { Authorization: "Bearer petstore-dev-token" },
+});
+
+/** The body of a successful answer. */
+const ok = <T>(answer: { data?: T; error?: unknown }): T => {
+	if (answer.data === undefined) throw new Error(JSON.stringify(answer.error));
+	return answer.data;
+};
+
+type Status = "available" | "pending" | "sold";
+const pet = (p: {
+	id: number;
+	name: string;
+	categoryId: number;
+	status: Status;
+}) => `${p.id} ${p.name} ${p.categoryId} ${p.status}`;
+const category = (c: { id: number; name: string; description?: string }) =>
+	`${c.id} ${c.name} ${c.description ?? ""}`;
+const order = (o: {
+	id: number;
+	petId: number;
+	quantity: number;
+	shipDate: string;
+	complete: boolean;
+}) => `${o.id} ${o.petId} ${o.quantity} ${o.shipDate} ${o.complete}`;
+const item = (i: { petId: number; quantity: number; status: Status }) =>
+	`${i.petId} ${i.quantity} ${i.status}`;
+const id = { petId: 1 };
+
+export const everyOperation = async () => [
+	ok(await client.GET("/health")).status,
+	...ok(
+		await client.GET("/pets", {
+			params: { query: { status: ["available"], name: "re" } },
+		}),
+	).map(pet),
+	pet(ok(await client.POST("/pets", { body: { name: "Rex", categoryId: 1 } }))),
+	pet(ok(await client.GET("/pets/{petId}", { params: { path: id } }))),
+	pet(
+		ok(
+			await client.PUT("/pets/{petId}", {
+				params: { path: id },
+				body: { name: "Rex", categoryId: 1 },
+			}),
+		),
+	),
+	pet(
+		ok(
+			await client.PATCH("/pets/{petId}", {
+				params: { path: id },
+				body: { status: "sold" },
+			}),
+		),
+	),
+	(await client.DELETE("/pets/{petId}", { params: { path: id } })).response
+		.status,
+	...ok(
+		await client.GET("/categories", { params: { query: { limit: 10 } } }),
+	).map(category),
+	category(ok(await client.POST("/categories", { body: { name: "Dog" } }))),
+	category(
+		ok(
+			await client.GET("/categories/{categoryId}", {
+				params: { path: { categoryId: 1 } },
+			}),
+		),
+	),
+	category(
+		ok(
+			await client.PUT("/categories/{categoryId}", {
+				params: { path: { categoryId: 1 } },
+				body: { name: "Dog" },
+			}),
+		),
+	),
+	category(
+		ok(
+			await client.PATCH("/categories/{categoryId}", {
+				params: { path: { categoryId: 1 } },
+				body: { description: "Loyal companions." },
+			}),
+		),
+	),
+	(
+		await client.DELETE("/categories/{categoryId}", {
+			params: { path: { categoryId: 1 } },
+		})
+	).response.status,
+	...ok(
+		await client.GET("/store/orders", {
+			params: { query: { petId: 1, complete: false } },
+		}),
+	).map(order),
+	order(
+		ok(
+			await client.POST("/store/orders", {
+				params: {
+					header: { "Idempotency-Key": "7f9c2ba4-e88f-4a1b-9d3c-2a8c5e6b1f00" },
+				},
+				body: { petId: 1, quantity: 2, shipDate: "2026-12-24T09:00:00Z" },
+			}),
+		),
+	),
+	order(
+		ok(
+			await client.GET("/store/orders/{orderId}", {
+				params: { path: { orderId: 1 } },
+			}),
+		),
+	),
+	order(
+		ok(
+			await client.PATCH("/store/orders/{orderId}", {
+				params: { path: { orderId: 1 } },
+				body: { complete: true },
+			}),
+		),
+	),
+	(
+		await client.DELETE("/store/orders/{orderId}", {
+			params: { path: { orderId: 1 } },
+		})
+	).response.status,
+	...ok(
+		await client.GET("/store/inventory", {
+			params: { query: { status: ["sold"] } },
+		}),
+	).map(item),
+	item(
+		ok(await client.GET("/store/inventory/{petId}", { params: { path: id } })),
+	),
+	item(
+		ok(
+			await client.PUT("/store/inventory/{petId}", {
+				params: { path: id },
+				body: { quantity: 10 },
+			}),
+		),
+	),
+];

@@ -1,0 +1,28 @@
+/** Splits a shell command line into words, honouring single and double quotes and `\` line continuations. */
+const words = (line: string) =>
+	[
+		...line
+			.replaceAll("\\\n", " ")
+			.matchAll(/'([^']*)'|"((?:\\.|[^"])*)"|(\S+)/g),
+	].map(([, single, double, bare]) => single ?? double ?? bare);
+
+/** The request a curl command line sends. */
+export const requestOf = (command: string) => {
+	const args = words(command).slice(1);
+	const init: {
+		method: string;
+		headers: Record<string, string>;
+		body?: string;
+	} = { method: "GET", headers: {} };
+	let url = "";
+	for (let i = 0; i < args.length; i++) {
+		const arg = args[i];
+		if (arg === "-X") init.method = args[++i];
+		else if (arg === "-H") {
+			const [name, ...value] = args[++i].split(":");
+			init.headers[name.trim()] = value.join(":").trim();
+		} else if (arg === "-d") init.body = args[++i];
+		else if (!arg.startsWith("-")) url = arg;
+	}
+	return new Request(url, init);
+};
