@@ -123,3 +123,44 @@ export const idempotencyKeys = sqliteTable(
 	},
 	(t) => [index("idempotency_keys_created_at").on(t.createdAt)],
 );
+
+/**
+ * The outbox: one row per change, written in the same batch as the change (src/events/record.ts). A row
+ * whose `fannedOutAt` is null has not yet been handed to its webhooks' deliveries.
+ */
+export const events = sqliteTable(
+	"events",
+	{
+		id: integer("id").primaryKey({ autoIncrement: true }),
+		type: text("type").notNull(),
+		/** The changed resource's path, e.g. `/pets/1`. */
+		subject: text("subject").notNull(),
+		/** ISO 8601 in UTC. */
+		createdAt: text("created_at").notNull(),
+		/** The resource as the API answers it after the change, as JSON (`{ "id": … }` for a deletion). */
+		data: text("data").notNull(),
+		fannedOutAt: text("fanned_out_at"),
+	},
+	(t) => [
+		index("events_type").on(t.type, t.id),
+		index("events_subject").on(t.subject, t.id),
+		index("events_created_at").on(t.createdAt),
+		index("events_waiting").on(t.fannedOutAt, t.id),
+	],
+);
+
+/** Endpoints that receive events, signed with their own secret (Standard Webhooks). */
+export const webhooks = sqliteTable("webhooks", {
+	id: integer("id").primaryKey({ autoIncrement: true }),
+	url: text("url").notNull(),
+	/** The event types it receives, as a JSON array. */
+	events: text("events", { mode: "json" }).$type<string[]>().notNull(),
+	/** `whsec_` and 32 random bytes in base64. */
+	secret: text("secret").notNull(),
+	createdAt: text("created_at").notNull(),
+	/** Consecutive failed deliveries; a success resets it. */
+	failures: integer("failures").notNull().default(0),
+	lastStatus: integer("last_status"),
+	lastAttemptAt: text("last_attempt_at"),
+	disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+});

@@ -20,7 +20,11 @@ export const listCategories: AppRouteHandler<
 export const createCategory: AppRouteHandler<
 	typeof routes.createCategory
 > = async (c) => {
-	const category = await queries.createCategory(c.var.db, c.req.valid("json"));
+	const category = await queries.createCategory(
+		c.var.db,
+		c.req.valid("json"),
+		c.var.now(),
+	);
 	return c.json(withETag(c, category), 201, {
 		Location: `/categories/${category.id}`,
 	});
@@ -48,6 +52,7 @@ const update =
 				? { ...body, description: body.description ?? null }
 				: body,
 			ifMatch(c),
+			c.var.now(),
 		);
 		return c.json(withETag(c, category), 200);
 	};
@@ -59,6 +64,6 @@ export const deleteCategory: AppRouteHandler<
 	typeof routes.deleteCategory
 > = async (c) => {
 	const { categoryId } = c.req.valid("param");
-	await queries.deleteCategory(c.var.db, categoryId, ifMatch(c));
+	await queries.deleteCategory(c.var.db, categoryId, ifMatch(c), c.var.now());
 	return c.body(null, 204);
 };

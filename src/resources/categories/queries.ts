@@ -1,4 +1,4 @@
-import { and, eq, gt, ne, not } from "drizzle-orm";
+import { and, eq, gt, ne, not, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import {
 	bump,
@@ -12,6 +12,7 @@ import {
 } from "../../db/conditional";
 import { nameKey, withNameKey } from "../../db/name-key";
 import { categories, pets } from "../../db/schema";
+import { idOnly, recordEvent } from "../../events/record";
 import { ApiError } from "../../http/errors";
 import type { Page } from "../../http/pagination";
 import type { Category, NewCategory } from "../../models/category";
@@ -65,15 +66,32 @@ export const getCategory = async (
 };
 
 /** Inserts the category unless its name is taken: the unique index on the folded name decides. */
+/** A category as the API answers it (no `description` when it has none), as JSON built in SQL. */
+const categoryJson = sql`CASE WHEN ${categories.description} IS NULL
+	THEN json_object('id', ${categories.id}, 'name', ${categories.name})
+	ELSE json_object('id', ${categories.id}, 'name', ${categories.name}, 'description', ${categories.description}) END`;
+const categoryPath = sql`'/categories/' || ${categories.id}`;
+
 export const createCategory = async (
 	db: Db,
 	fields: NewCategory,
+	now: number,
 ): Promise<TaggedCategory> => {
-	const [row] = await db
-		.insert(categories)
-		.values({ ...fields, nameKey: nameKey(fields.name) })
-		.onConflictDoNothing()
-		.returning(categoryWithETag);
+	const [[row]] = await db.batch([
+		db
+			.insert(categories)
+			.values({ ...fields, nameKey: nameKey(fields.name) })
+			.onConflictDoNothing()
+			.returning(categoryWithETag),
+		recordEvent(db, {
+			type: "category.created",
+			subject: categoryPath,
+			data: categoryJson,
+			source: categories,
+			where: eq(categories.id, sql`last_insert_rowid()`),
+			now,
+		}),
+	]);
 	if (!row) throw nameTaken(fields.name);
 	return toCategory(row);
 };
@@ -84,6 +102,7 @@ export const updateCategory = async (
 	id: number,
 	changes: Partial<{ name: string; description: string | null }>,
 	ifMatch: string[] | undefined,
+	now: number,
 ): Promise<TaggedCategory> => {
 	const current = matchesETag(categoryETag, ifMatch);
 	const nameFree =
@@ -105,6 +124,14 @@ export const updateCategory = async (
 			.set({ ...withNameKey(changes), version: bump(categories.version) })
 			.where(and(eq(categories.id, id), current, nameFree))
 			.returning(categoryWithETag),
+		recordEvent(db, {
+			type: "category.updated",
+			subject: categoryPath,
+			data: categoryJson,
+			source: categories,
+			where: eq(categories.id, id),
+			now,
+		}),
 	]);
 	if (row) return toCategory(row);
 	throw unchanged(state, categoryNotFound(id), nameTaken(changes.name ?? ""));
@@ -115,6 +142,7 @@ export const deleteCategory = async (
 	db: Db,
 	id: number,
 	ifMatch: string[] | undefined,
+	now: number,
 ): Promise<void> => {
 	const current = matchesETag(categoryETag, ifMatch);
 	const inUse = exists(pets, eq(pets.categoryId, id));
@@ -124,6 +152,12 @@ export const deleteCategory = async (
 			.delete(categories)
 			.where(and(eq(categories.id, id), current, not(inUse)))
 			.returning({ id: categories.id }),
+		recordEvent(db, {
+			type: "category.deleted",
+			subject: sql`${`/categories/${id}`}`,
+			data: idOnly(id),
+			now,
+		}),
 	]);
 	if (deleted.length > 0) return;
 	throw unchanged(

@@ -35,6 +35,7 @@ export const setInventory: AppRouteHandler<typeof routes.setInventory> = async (
 		c.req.valid("param").petId,
 		c.req.valid("json").quantity,
 		ifMatch(c),
+		c.var.now(),
 	);
 	return c.json(withETag(c, item), 200);
 };

@@ -1,4 +1,4 @@
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { SelectedFields } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import {
@@ -13,6 +13,7 @@ import {
 } from "../../db/conditional";
 import { inventory, pets } from "../../db/schema";
 import { mergeWalks, statusWalks } from "../../db/status-walks";
+import { recordEvent } from "../../events/record";
 import { ApiError } from "../../http/errors";
 import type { Page } from "../../http/pagination";
 import { byPetId, type InventoryItem } from "../../models/inventory";
@@ -76,19 +77,26 @@ export const setInventory = async (
 	petId: number,
 	quantity: number,
 	ifMatch: string[] | undefined,
+	now: number,
 ): Promise<TaggedInventoryItem> => {
 	// Correlated with the inventory row being read or written.
 	const current = exists(
 		pets,
 		and(eq(pets.id, inventory.petId), matchesETag(itemETag, ifMatch)),
 	);
-	const [[state], written, [read]] = await db.batch([
+	const [[state], written, , [read]] = await db.batch([
 		probe(db, rowState(inventory, eq(inventory.petId, petId), current)),
 		db
 			.update(inventory)
 			.set({ quantity, version: bump(inventory.version) })
 			.where(and(eq(inventory.petId, petId), current))
 			.returning({ petId: inventory.petId }),
+		recordEvent(db, {
+			type: "inventory.updated",
+			subject: sql`${`/store/inventory/${petId}`}`,
+			data: sql`(SELECT json_object('petId', ${inventory.petId}, 'quantity', ${inventory.quantity}, 'status', ${pets.status}) FROM ${inventory} JOIN ${pets} ON ${pets.id} = ${inventory.petId} WHERE ${inventory.petId} = ${petId})`,
+			now,
+		}),
 		items(db, { ...item, etag: itemETag }).where(eq(inventory.petId, petId)),
 	]);
 	if (written.length > 0 && read) return read;

@@ -28,6 +28,7 @@ export const placeOrder: AppRouteHandler<typeof routes.placeOrder> = async (
 		c.var.db,
 		{ ...body, shipDate: body.shipDate ?? new Date(c.var.now()).toISOString() },
 		keyed,
+		c.var.now(),
 	);
 	const order =
 		"placed" in result ? result.placed : replay<Order>(c, result.stored, keyed);
@@ -51,6 +52,7 @@ export const updateOrder: AppRouteHandler<typeof routes.updateOrder> = async (
 		c.req.valid("param").orderId,
 		c.req.valid("json"),
 		ifMatch(c),
+		c.var.now(),
 	);
 	return c.json(withETag(c, order), 200);
 };
@@ -58,6 +60,11 @@ export const updateOrder: AppRouteHandler<typeof routes.updateOrder> = async (
 export const cancelOrder: AppRouteHandler<typeof routes.cancelOrder> = async (
 	c,
 ) => {
-	await queries.cancelOrder(c.var.db, c.req.valid("param").orderId, ifMatch(c));
+	await queries.cancelOrder(
+		c.var.db,
+		c.req.valid("param").orderId,
+		ifMatch(c),
+		c.var.now(),
+	);
 	return c.body(null, 204);
 };

@@ -12,7 +12,8 @@ import {
 	rowState,
 	unchanged,
 } from "../../db/conditional";
-import { inventory, orders, pets } from "../../db/schema";
+import { events, inventory, orders, pets } from "../../db/schema";
+import { idOnly, recordEvent } from "../../events/record";
 import { ApiError } from "../../http/errors";
 import {
 	idempotencyStatements,
@@ -39,6 +40,10 @@ const orderNotFound = (id: number) =>
 	new ApiError("not_found", `Order ${id} does not exist.`);
 const orderComplete = (id: number) =>
 	new ApiError("order_complete", `Order ${id} is complete and final.`);
+
+/** An order as the API answers it, as JSON built in SQL: what its events (and idempotent replays) carry. */
+const orderJson = sql`json_object('id', ${orders.id}, 'petId', ${orders.petId}, 'quantity', ${orders.quantity}, 'shipDate', ${orders.shipDate}, 'complete', json(CASE WHEN ${orders.complete} THEN 'true' ELSE 'false' END))`;
+const orderPath = sql`'/store/orders/' || ${orders.id}`;
 
 export type OrderFilter = Page & {
 	petId?: number;
@@ -80,6 +85,7 @@ export const placeOrder = async (
 	db: Db,
 	{ petId, quantity, shipDate }: Placement,
 	keyed: Keyed | undefined,
+	now: number,
 ): Promise<{ placed: TaggedOrder } | { stored: StoredResponse }> => {
 	const petAvailable = exists(
 		pets,
@@ -122,10 +128,19 @@ export const placeOrder = async (
 		)
 		.returning(orderWithETag);
 
+	const placedEvent = recordEvent(db, {
+		type: "order.placed",
+		subject: orderPath,
+		data: orderJson,
+		source: orders,
+		where: eq(orders.id, sql`last_insert_rowid()`),
+		now,
+	});
+
 	let found: { pet: boolean; petAvailable: boolean };
 	let placed: TaggedOrder | undefined;
 	if (!idempotency) {
-		[[found], , [placed]] = await db.batch([why, take, place]);
+		[[found], , [placed]] = await db.batch([why, take, place, placedEvent]);
 	} else {
 		let stored: StoredResponse | undefined;
 		[, [found], [stored], , [placed]] = await db.batch([
@@ -134,14 +149,19 @@ export const placeOrder = async (
 			idempotency.stored,
 			take,
 			place,
-			// The response as the API sends it, so that a retry replays it byte for byte.
+			placedEvent,
+			// The response as the API sends it, so that a retry replays it byte for byte. The order is the
+			// one the event just recorded.
 			idempotency.remember(
-				{
-					body: sql`json_object('id', ${orders.id}, 'petId', ${orders.petId}, 'quantity', ${orders.quantity}, 'shipDate', ${orders.shipDate}, 'complete', json('false'))`,
-					etag: orderETag,
-				},
+				{ body: orderJson, etag: orderETag },
 				orders,
-				and(eq(orders.id, sql`last_insert_rowid()`), sql`changes() = 1`),
+				and(
+					eq(
+						orders.id,
+						sql`(SELECT json_extract(${events.data}, '$.id') FROM ${events} WHERE ${events.id} = last_insert_rowid())`,
+					),
+					sql`changes() = 1`,
+				),
 			),
 		]);
 		if (!placed && stored) return { stored };
@@ -168,6 +188,7 @@ export const updateOrder = async (
 	id: number,
 	patch: OrderPatch,
 	ifMatch: string[] | undefined,
+	now: number,
 ): Promise<TaggedOrder> => {
 	const current = matchesETag(orderETag, ifMatch);
 	const changesAllowed =
@@ -181,6 +202,14 @@ export const updateOrder = async (
 			.set({ ...patch, version: bump(orders.version) })
 			.where(and(eq(orders.id, id), current, changesAllowed))
 			.returning(orderWithETag),
+		recordEvent(db, {
+			type: patch.complete ? "order.completed" : "order.updated",
+			subject: orderPath,
+			data: orderJson,
+			source: orders,
+			where: eq(orders.id, id),
+			now,
+		}),
 	]);
 	if (updated) return updated;
 	throw unchanged(state, orderNotFound(id), orderComplete(id));
@@ -191,6 +220,7 @@ export const cancelOrder = async (
 	db: Db,
 	id: number,
 	ifMatch: string[] | undefined,
+	now: number,
 ): Promise<void> => {
 	const current = matchesETag(orderETag, ifMatch);
 	const cancellable = and(
@@ -214,6 +244,12 @@ export const cancelOrder = async (
 				),
 			),
 		db.delete(orders).where(cancellable).returning({ id: orders.id }),
+		recordEvent(db, {
+			type: "order.cancelled",
+			subject: sql`${`/store/orders/${id}`}`,
+			data: idOnly(id),
+			now,
+		}),
 	]);
 	if (cancelled.length > 0) return;
 	throw unchanged(state, orderNotFound(id), orderComplete(id));

@@ -18,7 +18,11 @@ export const listPets: AppRouteHandler<typeof routes.listPets> = async (c) => {
 export const createPet: AppRouteHandler<typeof routes.createPet> = async (
 	c,
 ) => {
-	const pet = await queries.createPet(c.var.db, c.req.valid("json"));
+	const pet = await queries.createPet(
+		c.var.db,
+		c.req.valid("json"),
+		c.var.now(),
+	);
 	return c.json(withETag(c, pet), 201, { Location: `/pets/${pet.id}` });
 };
 
@@ -39,6 +43,7 @@ const update =
 			c.req.valid("param").petId,
 			c.req.valid("json"),
 			ifMatch(c),
+			c.var.now(),
 		);
 		return c.json(withETag(c, pet), 200);
 	};
@@ -49,6 +54,11 @@ export const updatePet = update("updatePet");
 export const deletePet: AppRouteHandler<typeof routes.deletePet> = async (
 	c,
 ) => {
-	await queries.deletePet(c.var.db, c.req.valid("param").petId, ifMatch(c));
+	await queries.deletePet(
+		c.var.db,
+		c.req.valid("param").petId,
+		ifMatch(c),
+		c.var.now(),
+	);
 	return c.body(null, 204);
 };

@@ -15,6 +15,7 @@ import { nameKey, withNameKey } from "../../db/name-key";
 import { containing, indexable, petNames } from "../../db/pet-names";
 import { categories, inventory, orders, pets } from "../../db/schema";
 import { mergeWalks, statusWalks } from "../../db/status-walks";
+import { idOnly, recordEvent } from "../../events/record";
 import { ApiError } from "../../http/errors";
 import type { Page } from "../../http/pagination";
 import { byId } from "../../models/id";
@@ -92,7 +93,15 @@ export const getPet = (db: Db, id: number): Promise<TaggedPet> =>
 	);
 
 /** Inserts the pet, only if its category exists, and its empty inventory item in one batch. */
-export const createPet = async (db: Db, fields: NewPet): Promise<TaggedPet> => {
+/** A pet as the API answers it, as JSON built in SQL: what its events carry. */
+const petJson = sql`json_object('id', ${pets.id}, 'name', ${pets.name}, 'categoryId', ${pets.categoryId}, 'status', ${pets.status})`;
+const petPath = sql`'/pets/' || ${pets.id}`;
+
+export const createPet = async (
+	db: Db,
+	fields: NewPet,
+	now: number,
+): Promise<TaggedPet> => {
 	const [[created]] = await db.batch([
 		db
 			.insert(pets)
@@ -121,6 +130,15 @@ export const createPet = async (db: Db, fields: NewPet): Promise<TaggedPet> => {
 				.from(pets)
 				.where(and(eq(pets.id, sql`last_insert_rowid()`), sql`changes() = 1`)),
 		),
+		// The inventory item's rowid is its pet's id.
+		recordEvent(db, {
+			type: "pet.created",
+			subject: petPath,
+			data: petJson,
+			source: pets,
+			where: eq(pets.id, sql`last_insert_rowid()`),
+			now,
+		}),
 	]);
 	if (!created) throw unknownCategory(fields.categoryId);
 	return created;
@@ -132,6 +150,7 @@ export const updatePet = async (
 	id: number,
 	changes: PetPatch,
 	ifMatch: string[] | undefined,
+	now: number,
 ): Promise<TaggedPet> => {
 	const current = matchesETag(petETag, ifMatch);
 	const categoryExists =
@@ -145,6 +164,14 @@ export const updatePet = async (
 			.set({ ...withNameKey(changes), version: bump(pets.version) })
 			.where(and(eq(pets.id, id), current, categoryExists))
 			.returning(petWithETag),
+		recordEvent(db, {
+			type: "pet.updated",
+			subject: petPath,
+			data: petJson,
+			source: pets,
+			where: eq(pets.id, id),
+			now,
+		}),
 	]);
 	if (updated) return updated;
 	throw unchanged(
@@ -159,6 +186,7 @@ export const deletePet = async (
 	db: Db,
 	id: number,
 	ifMatch: string[] | undefined,
+	now: number,
 ): Promise<void> => {
 	const current = matchesETag(petETag, ifMatch);
 	const conditions = {
@@ -174,6 +202,12 @@ export const deletePet = async (
 			.delete(pets)
 			.where(and(eq(pets.id, id), current, not(conditions.openOrders)))
 			.returning({ id: pets.id }),
+		recordEvent(db, {
+			type: "pet.deleted",
+			subject: sql`${`/pets/${id}`}`,
+			data: idOnly(id),
+			now,
+		}),
 	]);
 	if (deleted.length > 0) return;
 	throw unchanged(
