@@ -13,12 +13,16 @@ export default defineConfig(async () => ({
 					// Two tokens, as during a rotation.
 					API_TOKEN: "test-token-current,test-token-next",
 					CURSOR_SECRET: "test-cursor-secret",
+					WEBHOOKS_ALLOW_LOOPBACK: "true",
 					// Runs per fuzz property: small in CI, larger on demand.
 					FUZZ_RUNS: process.env.FUZZ_RUNS ?? "25",
 					// test/readme.test.ts replays the README's examples against the seeded database.
 					README: readFileSync("README.md", "utf8"),
 					SEED_SQL: readFileSync("src/db/seed.sql", "utf8"),
 				},
+				// Writes nudge a queue nothing consumes: tests run the consumer themselves (test/webhooks.test.ts).
+				queueProducers: { WEBHOOK_QUEUE: { queueName: "test-webhooks" } },
+				queueConsumers: {},
 				ratelimits: {
 					// The suite writes far more than a client may in production; test/security covers the limit.
 					WRITE_LIMITER: {

@@ -20,5 +20,6 @@ CREATE TABLE `webhooks` (
 	`failures` integer DEFAULT 0 NOT NULL,
 	`last_status` integer,
 	`last_attempt_at` text,
-	`disabled` integer DEFAULT false NOT NULL
+	`disabled` integer DEFAULT false NOT NULL,
+	`version` integer DEFAULT 1 NOT NULL
 );

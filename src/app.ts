@@ -13,9 +13,11 @@ import { Order } from "./models/order";
 import { bearerAuth, documentConfig } from "./openapi";
 import { reference } from "./reference";
 import { categoriesRouter } from "./resources/categories";
+import { eventsRouter } from "./resources/events";
 import { inventoryRouter } from "./resources/inventory";
 import { ordersRouter } from "./resources/orders";
 import { petsRouter } from "./resources/pets";
+import { webhooksRouter } from "./resources/webhooks";
 
 /** Builds the whole API: cross-cutting middleware, the resource routers, `/doc`, `/reference` and `/health`. */
 export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
@@ -69,6 +71,8 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		.route("/", categoriesRouter)
 		.route("/", ordersRouter)
 		.route("/", inventoryRouter)
+		.route("/", eventsRouter)
+		.route("/", webhooksRouter)
 		.route("/", health)
 		.route("/", reference);
 	// Built and serialised on the first request rather than at start-up, then kept for the isolate's lifetime.

@@ -51,6 +51,26 @@ const tags: Tag[] = [
 		parent: "Store",
 	},
 	{
+		name: "Integrations",
+		title: "Integrations",
+		description: "Following every change: a feed to read, webhooks to receive.",
+		icon: "plug",
+	},
+	{
+		name: "Events",
+		title: "Event feed",
+		description: "Every change, in order, for 30 days.",
+		icon: "list",
+		parent: "Integrations",
+	},
+	{
+		name: "Webhooks",
+		title: "Webhooks",
+		description: "Endpoints that receive events, signed per Standard Webhooks.",
+		icon: "bell",
+		parent: "Integrations",
+	},
+	{
 		name: "Service",
 		title: "Service",
 		description: "The service itself.",

@@ -1,10 +1,29 @@
+import { lt } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
+import { events } from "./db/schema";
+import { nudge } from "./events/queue";
 import { pruneIdempotencyKeys } from "./http/idempotency";
 
-/** The Cron Trigger's work (`[triggers]` in wrangler.toml): deletes the idempotency records that expired. */
+/** How long the event feed keeps an event. */
+const eventRetentionMs = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * The Cron Trigger's work (`[triggers]` in wrangler.toml), every minute: sweeps the outbox for events a
+ * crash left behind, and deletes expired idempotency records and events past their 30 days.
+ */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (
 	controller,
 	env,
 ) => {
-	await pruneIdempotencyKeys(drizzle(env.DB), controller.scheduledTime);
+	const db = drizzle(env.DB);
+	const now = controller.scheduledTime;
+	await nudge(env.WEBHOOK_QUEUE);
+	await db.batch([
+		pruneIdempotencyKeys(db, now),
+		db
+			.delete(events)
+			.where(
+				lt(events.createdAt, new Date(now - eventRetentionMs).toISOString()),
+			),
+	]);
 };

@@ -71,6 +71,23 @@ const scenario = async (): Promise<Step[]> => {
 		["DELETE", `/pets/${pet.id}`],
 		["DELETE", `/pets/${pet.id}`],
 		["GET", "/health"],
+		["GET", "/events?type=order.placed&limit=1"],
+		["GET", "/events?type=nothing.happened"],
+		[
+			"POST",
+			"/webhooks",
+			{ url: "https://contract.example/hook", events: ["pet.created"] },
+		],
+		[
+			"POST",
+			"/webhooks",
+			{ url: "ftp://contract.example/hook", events: ["pet.created"] },
+		],
+		["GET", "/webhooks?limit=1"],
+		["GET", "/webhooks/1"],
+		["GET", "/webhooks/987654321"],
+		["DELETE", "/webhooks/1"],
+		["DELETE", "/webhooks/1"],
 	];
 };
 

@@ -107,8 +107,10 @@ describe("bearer authentication on writes", () => {
 		});
 		for (const [path, methods] of Object.entries(doc.paths)) {
 			for (const [method, operation] of Object.entries(methods)) {
+				// Writes, and every webhook operation (their secrets sign deliveries), need the token.
+				const guarded = method !== "get" || path.startsWith("/webhooks");
 				expect(operation.security, `${method} ${path}`).toEqual(
-					method === "get" ? [] : [{ bearerAuth: [] }],
+					guarded ? [{ bearerAuth: [] }] : [],
 				);
 			}
 		}

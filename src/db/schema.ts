@@ -7,6 +7,7 @@ import {
 	text,
 	uniqueIndex,
 } from "drizzle-orm/sqlite-core";
+import type { EventType } from "../events/types";
 import { limits } from "../models/limits";
 import { petStatuses } from "../models/pet-status";
 
@@ -154,7 +155,7 @@ export const webhooks = sqliteTable("webhooks", {
 	id: integer("id").primaryKey({ autoIncrement: true }),
 	url: text("url").notNull(),
 	/** The event types it receives, as a JSON array. */
-	events: text("events", { mode: "json" }).$type<string[]>().notNull(),
+	events: text("events", { mode: "json" }).$type<EventType[]>().notNull(),
 	/** `whsec_` and 32 random bytes in base64. */
 	secret: text("secret").notNull(),
 	createdAt: text("created_at").notNull(),
@@ -163,4 +164,5 @@ export const webhooks = sqliteTable("webhooks", {
 	lastStatus: integer("last_status"),
 	lastAttemptAt: text("last_attempt_at"),
 	disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+	version: version(),
 });

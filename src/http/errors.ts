@@ -25,6 +25,7 @@ export const errorCodes = {
 	pet_not_available: [409, "Pet 1 is not available."],
 	insufficient_stock: [409, "Pet 1 has fewer than 2 in stock."],
 	order_complete: [409, "Order 1 is complete and final."],
+	webhook_limit: [409, "There are already 20 webhooks; delete one first."],
 	gone: [410, "This operation was retired on 2027-06-30."],
 	precondition_failed: [
 		412,

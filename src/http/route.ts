@@ -1,6 +1,7 @@
 import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
+import { nudgeOutbox } from "../events/nudge";
 import { requireToken } from "./auth";
 import { codeSamples } from "./code-samples";
 import { notModified } from "./conditional";
@@ -101,7 +102,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	if (write) {
 		// Every request body is size-limited, including those an operation ignores.
 		implied.push("payload_too_large", "rate_limited");
-		middleware.push(limitWrites);
+		middleware.push(limitWrites, nudgeOutbox);
 	}
 	if (auth) {
 		implied.push("unauthorized");

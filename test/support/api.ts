@@ -1,3 +1,4 @@
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { createApp } from "../../src/app";
@@ -30,6 +31,7 @@ export const testApp = ({
 				: input,
 			init,
 			{ ...env, ...bindings },
+			createExecutionContext(),
 		);
 };
 

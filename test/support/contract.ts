@@ -84,9 +84,17 @@ export const inlined = (schema: unknown, document: Document): unknown => {
 		const name = $ref.replace("#/components/schemas/", "");
 		return inlined(document.components.schemas[name], document);
 	}
-	return Object.fromEntries(
-		Object.entries(rest).map(([key, value]) => [key, inlined(value, document)]),
+	const { nullable, ...schemaObject } = rest as { nullable?: boolean };
+	const inlinedObject = Object.fromEntries(
+		Object.entries(schemaObject).map(([key, value]) => [
+			key,
+			inlined(value, document),
+		]),
 	);
+	// OpenAPI 3.0's `nullable` is JSON Schema's `null` type.
+	return nullable && typeof inlinedObject.type === "string"
+		? { ...inlinedObject, type: [inlinedObject.type, "null"] }
+		: inlinedObject;
 };
 
 const templates = (document: Document) =>

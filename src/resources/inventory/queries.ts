@@ -12,7 +12,7 @@ import {
 	unchanged,
 } from "../../db/conditional";
 import { inventory, pets } from "../../db/schema";
-import { mergeWalks, statusWalks } from "../../db/status-walks";
+import { filterWalks, mergeWalks } from "../../db/walks";
 import { recordEvent } from "../../events/record";
 import { ApiError } from "../../http/errors";
 import type { Page } from "../../http/pagination";
@@ -42,11 +42,11 @@ const itemNotFound = (petId: number) =>
 export type InventoryFilter = Page & { status?: PetStatus[] };
 
 /**
- * The queries that read the page of items after `filter.after`, each in id order (see {@link statusWalks}), as
+ * The queries that read the page of items after `filter.after`, each in id order (see {@link filterWalks}), as
  * builders so that tests can read their plans. They walk pets, whose `(status, id)` index orders the page.
  */
 export const inventoryWalks = (db: Db, filter: InventoryFilter) =>
-	statusWalks(filter.status, (status) =>
+	filterWalks(filter.status, (status) =>
 		items(db, item)
 			.where(and(gt(pets.id, filter.after), status && eq(pets.status, status)))
 			.orderBy(pets.id)

@@ -14,7 +14,7 @@ import {
 import { nameKey, withNameKey } from "../../db/name-key";
 import { containing, indexable, petNames } from "../../db/pet-names";
 import { categories, inventory, orders, pets } from "../../db/schema";
-import { mergeWalks, statusWalks } from "../../db/status-walks";
+import { filterWalks, mergeWalks } from "../../db/walks";
 import { idOnly, recordEvent } from "../../events/record";
 import { ApiError } from "../../http/errors";
 import type { Page } from "../../http/pagination";
@@ -45,7 +45,7 @@ export type PetFilter = Page & {
 };
 
 /**
- * The queries that read the page of pets after `filter.after`, each in id order (see {@link statusWalks}), as
+ * The queries that read the page of pets after `filter.after`, each in id order (see {@link filterWalks}), as
  * builders so that tests can read their plans. A name of three characters or more is found through the
  * trigram index; a shorter one is checked pet by pet.
  */
@@ -54,7 +54,7 @@ export const petWalks = (db: Db, filter: PetFilter) => {
 	const indexed = key !== undefined && indexable(key);
 	// The walk's order: the index's rowid is the pet's id.
 	const id = indexed ? petNames.rowid : pets.id;
-	return statusWalks(filter.status, (status) =>
+	return filterWalks(filter.status, (status) =>
 		(indexed
 			? db
 					.select(pet)

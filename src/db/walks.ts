@@ -1,17 +1,16 @@
 import type { BatchItem } from "drizzle-orm/batch";
-import type { PetStatus } from "../models/pet-status";
 import type { Db } from "./client";
 
 /**
- * The walks of a list filtered by pet status, each a page in id order: one per status asked for, or one over
- * every status. SQLite walks the `(status, id)` index in id order for one status only, and for
- * `status IN (…)` would sort every matching row; separate walks stop at the page.
+ * The walks of a list filtered by one of several values (pet statuses, event types), each a page in id order:
+ * one per value asked for, or one over every value. SQLite walks a `(value, id)` index in id order for one
+ * value only, and for `value IN (…)` would sort every matching row; separate walks stop at the page.
  */
-export const statusWalks = <Page>(
-	statuses: PetStatus[] | undefined,
-	page: (status?: PetStatus) => Page,
+export const filterWalks = <Page, Value>(
+	values: Value[] | undefined,
+	page: (value?: Value) => Page,
 ): [Page, ...Page[]] => {
-	const [first, ...rest] = statuses ?? [undefined];
+	const [first, ...rest] = values ?? [undefined];
 	return [page(first), ...rest.map(page)];
 };
 

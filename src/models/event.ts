@@ -1,0 +1,82 @@
+import { z } from "@hono/zod-openapi";
+import { type EventType as EventTypeName, eventTypes } from "../events/types";
+import { Category } from "./category";
+import { Id } from "./id";
+import { InventoryItem } from "./inventory";
+import { OrderResponse } from "./order";
+import { Pet } from "./pet";
+
+/** What a deletion's event carries: the id of what is gone. */
+const DeletedResource = z
+	.object({ id: Id })
+	.openapi("DeletedResource", { example: { id: 1 } });
+
+/** What each event type carries in `data`: the resource as the API answers it after the change. */
+const dataOf: Record<EventTypeName, z.ZodType> = {
+	"pet.created": Pet,
+	"pet.updated": Pet,
+	"pet.deleted": DeletedResource,
+	"category.created": Category,
+	"category.updated": Category,
+	"category.deleted": DeletedResource,
+	"order.placed": OrderResponse,
+	"order.updated": OrderResponse,
+	"order.completed": OrderResponse,
+	"order.cancelled": DeletedResource,
+	"inventory.updated": InventoryItem,
+};
+
+/** `pet.created` → `PetCreatedEvent`. */
+const schemaName = (type: EventTypeName) =>
+	`${type
+		.split(".")
+		.map((word) => word[0].toUpperCase() + word.slice(1))
+		.join("")}Event`;
+
+const eventOf = (type: EventTypeName) =>
+	z
+		.object({
+			id: Id.openapi({ description: "Increases with every change." }),
+			type: z.literal(type),
+			createdAt: z.string().openapi({ format: "date-time" }),
+			data: dataOf[type],
+		})
+		.openapi(schemaName(type), { description: `A \`${type}\` event.` });
+
+export const EventType = z.enum(eventTypes).openapi("EventType", {
+	description: "What changed.",
+	example: "order.placed",
+});
+
+/** An event: `{ id, type, createdAt, data }`, one schema per type, told apart by `type`. */
+export const Event = z
+	.discriminatedUnion(
+		"type",
+		eventTypes.map(eventOf) as unknown as [
+			ReturnType<typeof eventOf>,
+			...ReturnType<typeof eventOf>[],
+		],
+	)
+	.openapi("Event", {
+		example: {
+			id: 1,
+			type: "order.placed",
+			createdAt: "2026-12-24T09:00:00.000Z",
+			data: {
+				id: 1,
+				petId: 1,
+				quantity: 2,
+				shipDate: "2026-12-24T09:00:00.000Z",
+				complete: false,
+			},
+		},
+	});
+
+export const Events = z.array(Event).openapi("Events");
+
+export type Event = {
+	id: number;
+	type: EventTypeName;
+	createdAt: string;
+	data: unknown;
+};

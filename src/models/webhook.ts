@@ -1,0 +1,102 @@
+import { z } from "@hono/zod-openapi";
+import { eventTypes } from "../events/types";
+import { EventType } from "./event";
+import { Id } from "./id";
+
+/** Where a webhook may point: an absolute http(s) URL without credentials, of at most 2,048 characters. */
+const WebhookUrl = z
+	.string()
+	.max(2048)
+	.refine((text) => URL.canParse(text), "is not an absolute URL")
+	.refine((text) => {
+		const url = new URL(text);
+		return url.protocol === "https:" || url.protocol === "http:";
+	}, "must be https")
+	.refine((text) => {
+		const url = new URL(text);
+		return url.username === "" && url.password === "";
+	}, "must not carry credentials")
+	.openapi({
+		description:
+			"An https URL without credentials; `http://127.0.0.1` and `http://localhost` only in local development.",
+		example: "https://shop.example/hooks/petstore",
+	});
+
+export const NewWebhook = z
+	.strictObject({
+		url: WebhookUrl,
+		events: z
+			.array(EventType)
+			.min(1)
+			.max(eventTypes.length)
+			.refine(
+				(types) => new Set(types).size === types.length,
+				"must not repeat a type",
+			)
+			.openapi({ description: "The event types it receives." }),
+	})
+	.openapi("NewWebhook", {
+		example: {
+			url: "https://shop.example/hooks/petstore",
+			events: ["order.placed", "order.completed", "order.cancelled"],
+		},
+	});
+
+const example = {
+	id: 1,
+	url: "https://shop.example/hooks/petstore",
+	events: ["order.placed", "order.completed", "order.cancelled"],
+	createdAt: "2026-12-24T09:00:00.000Z",
+	disabled: false,
+	failures: 0,
+	lastStatus: 200,
+	lastAttemptAt: "2026-12-24T09:00:01.000Z",
+};
+
+const fields = {
+	id: Id,
+	url: z.string(),
+	events: z.array(EventType),
+	createdAt: z.string().openapi({ format: "date-time" }),
+	disabled: z.boolean().openapi({
+		description:
+			"Set after 10 failed deliveries in a row; it then gets nothing.",
+	}),
+	failures: z
+		.int()
+		.min(0)
+		.openapi({ description: "Failed deliveries since the last success." }),
+	lastStatus: z.int().nullable().openapi({
+		description:
+			"The HTTP status of the last delivery; 0 when none came back in time; null before the first.",
+	}),
+	lastAttemptAt: z.string().nullable().openapi({ format: "date-time" }),
+};
+
+/** A webhook and its delivery state, without its secret. */
+export const Webhook = z.object(fields).openapi("Webhook", { example });
+
+export const Webhooks = z.array(Webhook).openapi("Webhooks");
+
+/** A new webhook, with the secret that signs its deliveries: shown this once. */
+export const CreatedWebhook = z
+	.object({
+		...fields,
+		secret: z
+			.string()
+			.regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/)
+			.openapi({
+				description:
+					"Verifies deliveries (Standard Webhooks); shown only in this response.",
+			}),
+	})
+	.openapi("CreatedWebhook", {
+		example: {
+			...example,
+			secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+			lastStatus: null,
+			lastAttemptAt: null,
+		},
+	});
+
+export type Webhook = z.infer<typeof Webhook>;

@@ -1,0 +1,9 @@
+import { createRouter } from "../../http/router";
+import * as handlers from "./handlers";
+import * as routes from "./routes";
+
+export const webhooksRouter = createRouter()
+	.openapi(routes.listWebhooks, handlers.listWebhooks)
+	.openapi(routes.createWebhook, handlers.createWebhook)
+	.openapi(routes.getWebhook, handlers.getWebhook)
+	.openapi(routes.deleteWebhook, handlers.deleteWebhook);
