@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { openSession } from "../src/db/client";
+import { eventWalks } from "../src/resources/events/queries";
 import { inventoryWalks } from "../src/resources/inventory/queries";
 import { listOrders } from "../src/resources/orders/queries";
 import { petWalks } from "../src/resources/pets/queries";
@@ -91,6 +92,17 @@ const lists = [
 		"inventory by statuses, a walk per status",
 		inventoryWalks(db, { ...page, status: ["pending", "sold"] }),
 		byIndexOn("pets", "status"),
+	],
+	["events", eventWalks(db, page)],
+	[
+		"events by types, a walk per type",
+		eventWalks(db, { ...page, type: ["pet.created", "order.placed"] }),
+		byIndexOn("events", "type"),
+	],
+	[
+		"events of one resource",
+		eventWalks(db, { ...page, subject: "/pets/1" }),
+		byIndexOn("events", "subject"),
 	],
 ] as const;
 

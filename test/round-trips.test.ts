@@ -114,6 +114,16 @@ const operations: Case[] = [
 	],
 	["deleteCategory", "DELETE", () => `/categories/${spareCategory}`],
 	["health", "GET", () => "/health"],
+	["listEvents", "GET", () => "/events?type=pet.created&type=order.placed"],
+	[
+		"createWebhook",
+		"POST",
+		() => "/webhooks",
+		() => ({ url: "https://shop.example/hook", events: ["pet.created"] }),
+	],
+	["listWebhooks", "GET", () => "/webhooks"],
+	["getWebhook", "GET", () => "/webhooks/1"],
+	["deleteWebhook", "DELETE", () => "/webhooks/1"],
 ];
 
 describe("one D1 round trip per request", () => {

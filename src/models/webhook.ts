@@ -3,22 +3,27 @@ import { eventTypes } from "../events/types";
 import { EventType } from "./event";
 import { Id } from "./id";
 
-/** Where a webhook may point: an absolute http(s) URL without credentials, of at most 2,048 characters. */
+/** Why a webhook URL is refused, if it is: it must be an absolute http(s) URL without credentials. */
+const problemWith = (text: string) => {
+	if (!URL.canParse(text)) return "is not an absolute URL";
+	const url = new URL(text);
+	if (url.protocol !== "https:" && url.protocol !== "http:")
+		return "must be https";
+	if (url.username !== "" || url.password !== "") {
+		return "must not carry credentials";
+	}
+};
+
 const WebhookUrl = z
 	.string()
 	.max(2048)
-	.refine((text) => URL.canParse(text), "is not an absolute URL")
-	.refine((text) => {
-		const url = new URL(text);
-		return url.protocol === "https:" || url.protocol === "http:";
-	}, "must be https")
-	.refine((text) => {
-		const url = new URL(text);
-		return url.username === "" && url.password === "";
-	}, "must not carry credentials")
+	.superRefine((text, ctx) => {
+		const problem = problemWith(text);
+		if (problem) ctx.addIssue({ code: "custom", message: problem });
+	})
 	.openapi({
 		description:
-			"An https URL without credentials; `http://127.0.0.1` and `http://localhost` only in local development.",
+			"An https URL without credentials, of at most 2,048 characters; `http://127.0.0.1` and `http://localhost` only in local development.",
 		example: "https://shop.example/hooks/petstore",
 	});
 
