@@ -382,3 +382,17 @@ describe("a document that client generators and renderers read right", () => {
 		}
 	});
 });
+
+describe("the Error code list", () => {
+	it("names every code the API answers with, webhook_limit included, with its status", async () => {
+		const { description } = (await document()).components.schemas.Error
+			.properties?.code ?? { description: "" };
+		for (const [code, status] of [
+			["webhook_limit", 409],
+			["validation_error", 400],
+			["unavailable", 503],
+		]) {
+			expect(description).toContain(`\`${code}\` (${status})`);
+		}
+	});
+});

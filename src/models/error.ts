@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { errorCodes } from "../http/errors";
 
 export const ErrorDetail = z
 	.object({
@@ -16,7 +17,11 @@ export const ErrorDetail = z
 export const ErrorBody = z
 	.object({
 		code: z.string().openapi({
-			description: "Stable, machine-readable error code.",
+			description: `Stable, machine-readable error code: ${Object.entries(
+				errorCodes,
+			)
+				.map(([code, [status]]) => `\`${code}\` (${status})`)
+				.join(", ")}.`,
 			example: "validation_error",
 		}),
 		message: z.string().openapi({

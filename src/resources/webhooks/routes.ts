@@ -29,7 +29,15 @@ const deliveries = {
 						},
 					},
 				},
-				responses: { 200: { description: "Received." } },
+				// The receiver authenticates us by the signature, not by a scheme of the document.
+				security: [],
+				responses: {
+					200: { description: "Received: any 2xx acknowledges the event." },
+					400: {
+						description:
+							"Any other answer is a failure: the delivery is retried with backoff.",
+					},
+				},
 			},
 		},
 	},
