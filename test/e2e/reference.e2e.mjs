@@ -164,6 +164,13 @@ describe("the reference page", () => {
 		expect(await sidebar.textContent()).toMatch(/Store orders[\s\S]*Stock/);
 	});
 
+	it("shows the webhook deliveries as callbacks of createWebhook", async () => {
+		const createWebhook = await operation("tag/webhooks/POST/webhooks");
+		const text = await createWebhook.textContent();
+		expect(text).toContain("Callbacks");
+		expect(text).toContain("{$request.body#/url}");
+	});
+
 	it("loaded nothing from a third party and broke no CSP rule", () => {
 		expect(thirdParty).toEqual([]);
 		expect(problems).toEqual([]);

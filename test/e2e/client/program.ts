@@ -33,6 +33,17 @@ const order = (o: {
 }) => `${o.id} ${o.petId} ${o.quantity} ${o.shipDate} ${o.complete}`;
 const item = (i: { petId: number; quantity: number; status: Status }) =>
 	`${i.petId} ${i.quantity} ${i.status}`;
+const webhook = (w: {
+	id: number;
+	url: string;
+	events: string[];
+	createdAt: string;
+	disabled: boolean;
+	failures: number;
+	lastStatus: number | null;
+	lastAttemptAt: string | null;
+}) =>
+	`${w.id} ${w.url} ${w.events.join()} ${w.createdAt} ${w.disabled} ${w.failures} ${w.lastStatus} ${w.lastAttemptAt}`;
 const id = { petId: 1 };
 
 export const everyOperation = async () => [
@@ -145,4 +156,34 @@ export const everyOperation = async () => [
 			}),
 		),
 	),
+	...ok(
+		await client.GET("/events", {
+			params: { query: { type: ["order.placed"], subject: "/store/orders/1" } },
+		}),
+	).map((e) => `${e.id} ${e.type} ${e.createdAt} ${JSON.stringify(e.data)}`),
+	...ok(await client.GET("/webhooks")).map(webhook),
+	webhook(
+		ok(
+			await client.POST("/webhooks", {
+				body: { url: "https://shop.example/hook", events: ["order.placed"] },
+			}),
+		),
+	),
+	ok(
+		await client.POST("/webhooks", {
+			body: { url: "https://shop.example/hook", events: ["pet.created"] },
+		}),
+	).secret,
+	webhook(
+		ok(
+			await client.GET("/webhooks/{webhookId}", {
+				params: { path: { webhookId: 1 } },
+			}),
+		),
+	),
+	(
+		await client.DELETE("/webhooks/{webhookId}", {
+			params: { path: { webhookId: 1 } },
+		})
+	).response.status,
 ];
