@@ -1,3 +1,4 @@
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { it } from "vitest";
 import { createApp } from "../../src/app";
@@ -15,7 +16,8 @@ const token = env.API_TOKEN.split(",")[0];
 type Side = (request: Request, db?: D1Database) => Promise<Response>;
 const app = createApp({ now: () => testNow });
 const sides: Record<"app" | "floor", Side> = {
-	app: async (request, db = env.DB) => app.fetch(request, { ...env, DB: db }),
+	app: async (request, db = env.DB) =>
+		app.fetch(request, { ...env, DB: db }, createExecutionContext()),
 	floor: async (request, db = env.DB) =>
 		floor.fetch(request as Request<unknown, IncomingRequestCfProperties>, {
 			...env,

@@ -15,6 +15,8 @@ export default defineConfig(async () => ({
 					CURSOR_SECRET: "bench-cursor-secret",
 					BENCH_REQUESTS: process.env.BENCH_REQUESTS ?? "200",
 				},
+				// Writes nudge a queue nothing consumes: the benchmark times the request, not the deliveries.
+				queueProducers: { WEBHOOK_QUEUE: { queueName: "bench-webhooks" } },
 				ratelimits: {
 					WRITE_LIMITER: {
 						namespace_id: "1001",
