@@ -15,7 +15,9 @@ import {
 	placeOrder,
 	send,
 	stockedPet,
+	testApp,
 	testNow,
+	token,
 } from "./support/api";
 
 type CreatedWebhook = {
@@ -247,5 +249,29 @@ describe("delivery", () => {
 		sent.mockClear();
 		await runDelivery({ kind: "sweep" });
 		expect(sent).not.toHaveBeenCalled();
+	});
+});
+
+describe("the nudge after a write", () => {
+	it("never turns a committed write into an error: a queue that fails leaves the event for the sweep", async () => {
+		const unreachable = {
+			send: () => {
+				throw new Error("the queue is unreachable");
+			},
+		} as unknown as Queue;
+		vi.spyOn(console, "error").mockImplementation(() => {});
+		const category = await testApp({
+			bindings: { WEBHOOK_QUEUE: unreachable },
+		})("/categories", {
+			method: "POST",
+			headers: {
+				authorization: `Bearer ${token}`,
+				"content-type": "application/json",
+			},
+			body: JSON.stringify({ name: "Nudged" }),
+		});
+		expect(category.status).toBe(201);
+		const { id } = await category.json<{ id: number }>();
+		expect(await eventOf(`/categories/${id}`)).toBeGreaterThan(0);
 	});
 });

@@ -8,5 +8,17 @@ import { nudge } from "./queue";
  */
 export const nudgeOutbox: MiddlewareHandler<AppEnv> = async (c, next) => {
 	await next();
-	if (c.res.ok) c.executionCtx.waitUntil(nudge(c.env.WEBHOOK_QUEUE));
+	if (!c.res.ok) return;
+	// The write is committed whatever happens here: a nudge that fails only waits for the next sweep.
+	c.executionCtx.waitUntil(
+		nudge(c.env.WEBHOOK_QUEUE).catch((error) =>
+			console.error(
+				JSON.stringify({
+					level: "warn",
+					requestId: c.var.requestId,
+					error: `webhook queue not nudged: ${error}`,
+				}),
+			),
+		),
+	);
 };

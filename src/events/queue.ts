@@ -14,8 +14,9 @@ const disableAfter = 10;
 const timeoutMs = 10_000;
 
 /** Asks the consumer to fan out whatever the outbox holds (after a write, and every minute). */
-export const nudge = (queue: Queue<WebhookMessage>) =>
-	queue.send({ kind: "sweep" });
+export const nudge = async (queue: Queue<WebhookMessage>) => {
+	await queue.send({ kind: "sweep" });
+};
 
 /**
  * Turns the outbox's waiting events, oldest first, into one delivery message per subscribed, enabled webhook,

@@ -35,6 +35,8 @@ const configOf = async (name, path, changes = {}) => {
 			minify: config.minify,
 			upload_source_maps: config.upload_source_maps,
 			observability: config.observability,
+			queues: config.queues,
+			vars: config.vars,
 			d1_databases: config.d1_databases.map((db) => ({
 				...db,
 				migrations_dir: resolve(dir, db.migrations_dir),
