@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { repeatable } from "../http/repeatable";
 
 export const petStatuses = ["available", "pending", "sold"] as const;
 
@@ -15,21 +16,10 @@ export const PetStatus = z.enum(petStatuses).openapi("PetStatus", {
 });
 export type PetStatus = z.infer<typeof PetStatus>;
 
-/** The `status` query filter: one status, or several by repeating the parameter (repeats are ignored). */
-export const statusQuery = z
-	.union([PetStatus, z.array(PetStatus)])
-	.transform((value) => [...new Set([value].flat())])
-	.optional()
-	.openapi({
-		type: "array",
-		items: { $ref: "#/components/schemas/PetStatus" },
-		description:
-			"Keep items with any of these statuses; repeat the parameter for several.",
-		param: {
-			name: "status",
-			in: "query",
-			style: "form",
-			explode: true,
-			example: ["available"],
-		},
-	});
+/** The `status` query filter: one status, or several by repeating the parameter. */
+export const statusQuery = repeatable(PetStatus, "PetStatus", {
+	name: "status",
+	description:
+		"Keep items with any of these statuses; repeat the parameter for several.",
+	example: "available",
+});

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { eventTypes } from "../../events/types";
 import { linkHeader, pageQuery } from "../../http/pagination";
+import { repeatable } from "../../http/repeatable";
 import { jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
 import { Events, EventType } from "../../models/event";
@@ -16,23 +16,12 @@ export const listEvents = apiRoute({
 	request: {
 		query: z.object({
 			...pageQuery,
-			type: z
-				.union([EventType, z.array(EventType)])
-				.transform((value) => [...new Set([value].flat())])
-				.optional()
-				.openapi({
-					type: "array",
-					items: { $ref: "#/components/schemas/EventType" },
-					description:
-						"Keep events of any of these types; repeat the parameter for several.",
-					param: {
-						name: "type",
-						in: "query",
-						style: "form",
-						explode: true,
-						example: [eventTypes[6]],
-					},
-				}),
+			type: repeatable(EventType, "EventType", {
+				name: "type",
+				description:
+					"Keep events of any of these types; repeat the parameter for several.",
+				example: "order.placed",
+			}),
 			subject: z
 				.string()
 				.regex(/^\/[a-z/]+\/[1-9][0-9]*$/, "is not a resource path")

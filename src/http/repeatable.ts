@@ -1,0 +1,29 @@
+import { z } from "@hono/zod-openapi";
+
+/**
+ * A query parameter that may repeat (`?status=a&status=b`) over a named enum: one value or several, repeats
+ * ignored, documented as a form-exploded array of that enum.
+ */
+export const repeatable = <E extends z.ZodEnum>(
+	values: E,
+	component: string,
+	param: { name: string; description: string; example: z.infer<E> },
+) =>
+	z
+		.union([values, z.array(values)])
+		.transform((value) => [
+			...new Set<z.infer<E>>(Array.isArray(value) ? value : [value]),
+		])
+		.optional()
+		.openapi({
+			type: "array",
+			items: { $ref: `#/components/schemas/${component}` },
+			description: param.description,
+			param: {
+				name: param.name,
+				in: "query",
+				style: "form",
+				explode: true,
+				example: [param.example],
+			},
+		});
