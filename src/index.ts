@@ -5,5 +5,5 @@ import { scheduled } from "./scheduled";
 export default {
 	fetch: createApp().fetch,
 	scheduled,
-	queue: (batch, env) => consume(batch, env, Date.now()),
+	queue: (batch, env) => consume(batch, env, Date.now),
 } satisfies ExportedHandler<Env, WebhookMessage>;

@@ -8,8 +8,8 @@ import { pruneIdempotencyKeys } from "./http/idempotency";
 const eventRetentionMs = 30 * 24 * 60 * 60 * 1000;
 
 /**
- * The Cron Trigger's work (`[triggers]` in wrangler.toml), every minute: sweeps the outbox for events a
- * crash left behind, and deletes expired idempotency records and events past their 30 days.
+ * The Cron Trigger's work (`[triggers]` in wrangler.toml), every minute: deletes expired idempotency records
+ * and events past their 30 days, and sweeps the outbox for events a crash left behind.
  */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (
 	controller,
@@ -17,7 +17,6 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (
 ) => {
 	const db = drizzle(env.DB);
 	const now = controller.scheduledTime;
-	await nudge(env.WEBHOOK_QUEUE);
 	await db.batch([
 		pruneIdempotencyKeys(db, now),
 		db
@@ -26,4 +25,6 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (
 				lt(events.createdAt, new Date(now - eventRetentionMs).toISOString()),
 			),
 	]);
+	// After the pruning, so that a queue that fails to answer never keeps old records.
+	await nudge(env.WEBHOOK_QUEUE);
 };

@@ -114,6 +114,16 @@ describe("every write records exactly its event", () => {
 			type: "order.completed",
 			data: completed,
 		});
+		// Completing it again changes nothing: the same order and ETag, and no second event.
+		const etag = (await api(subject)).headers.get("etag");
+		const again = await send("PATCH", subject, { complete: true });
+		expect(await again.json()).toEqual(completed);
+		expect(again.headers.get("etag")).toBe(etag);
+		expect((await eventsOf(subject)).map((event) => event.type)).toEqual([
+			"order.placed",
+			"order.updated",
+			"order.completed",
+		]);
 		const other = await (
 			await placeOrder({ petId: pet.id, quantity: 1 })
 		).json<Order>();

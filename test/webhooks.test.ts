@@ -52,7 +52,7 @@ const runDelivery = async (
 		{ id: String(++messageId), timestamp: new Date(now), attempts, body },
 	]);
 	const retry = vi.spyOn(batch.messages[0], "retry");
-	await consume(batch, env, now);
+	await consume(batch, env, () => now);
 	const result = await getQueueResult(batch, createExecutionContext());
 	return { ...result, retryDelay: retry.mock.calls[0]?.[0]?.delaySeconds };
 };
@@ -249,6 +249,29 @@ describe("delivery", () => {
 		sent.mockClear();
 		await runDelivery({ kind: "sweep" });
 		expect(sent).not.toHaveBeenCalled();
+	});
+
+	it("gives a new webhook what happens from its creation on, not what came before", async () => {
+		const pet = await stockedPet(1);
+		const later = await testApp({ now: testNow + 60_000 })("/webhooks", {
+			method: "POST",
+			headers: {
+				authorization: `Bearer ${token}`,
+				"content-type": "application/json",
+			},
+			body: JSON.stringify({ url: receiver, events: ["pet.created"] }),
+		});
+		const webhook = await later.json<CreatedWebhook>();
+		const sent = vi.spyOn(env.WEBHOOK_QUEUE, "sendBatch");
+		await runDelivery({ kind: "sweep" });
+		const deliveries = sent.mock.calls.flatMap(([messages]) =>
+			[...messages].map((message) => message.body as WebhookMessage),
+		);
+		expect(deliveries).not.toContainEqual({
+			kind: "delivery",
+			eventId: await eventOf(`/pets/${pet.id}`),
+			webhookId: webhook.id,
+		});
 	});
 });
 

@@ -27,20 +27,29 @@ const sweep = async (env: Env, now: number) => {
 	const db = drizzle(env.DB);
 	const [waiting, endpoints] = await db.batch([
 		db
-			.select({ id: events.id, type: events.type })
+			.select({ id: events.id, type: events.type, createdAt: events.createdAt })
 			.from(events)
 			.where(isNull(events.fannedOutAt))
 			.orderBy(asc(events.id))
 			.limit(sweepSize),
 		db
-			.select({ id: webhooks.id, events: webhooks.events })
+			.select({
+				id: webhooks.id,
+				events: webhooks.events,
+				createdAt: webhooks.createdAt,
+			})
 			.from(webhooks)
 			.where(eq(webhooks.disabled, false)),
 	]);
 	if (waiting.length === 0) return;
 	const deliveries = waiting.flatMap((event) =>
 		endpoints
-			.filter((endpoint) => endpoint.events.includes(event.type as never))
+			// A webhook receives what happened from its creation on, as it asked.
+			.filter(
+				(endpoint) =>
+					endpoint.createdAt <= event.createdAt &&
+					endpoint.events.includes(event.type as never),
+			)
 			.map((endpoint) => ({
 				body: {
 					kind: "delivery" as const,
@@ -91,7 +100,7 @@ export const signature = async (
 	return `v1,${btoa(String.fromCharCode(...new Uint8Array(mac)))}`;
 };
 
-/** Seconds before attempt `attempts + 1`: 10 s, doubling, at most an hour. */
+/** Seconds before attempt `attempts + 1`: 10 s, doubling (with `max_retries = 5`, the last after 160 s). */
 const backoff = (attempts: number) => Math.min(3600, 10 * 2 ** (attempts - 1));
 
 /** Delivers one event to one webhook; true when the endpoint acknowledged it or will never get it. */
@@ -151,15 +160,17 @@ const deliver = async (
 };
 
 /**
- * The queue consumer, at `now`: sweeps fan out; deliveries that fail are retried with backoff, then
+ * The queue consumer, on `clock`: sweeps fan out; deliveries that fail are retried with backoff, then
  * dead-lettered.
  */
 export const consume = async (
 	batch: MessageBatch<WebhookMessage>,
 	env: Env,
-	now: number,
+	clock: () => number,
 ) => {
 	for (const message of batch.messages) {
+		// Read for each message: a signature's timestamp is the moment it is sent.
+		const now = clock();
 		if (message.body.kind === "sweep") {
 			await sweep(env, now);
 			message.ack();

@@ -191,16 +191,13 @@ export const updateOrder = async (
 	now: number,
 ): Promise<TaggedOrder> => {
 	const current = matchesETag(orderETag, ifMatch);
-	const changesAllowed =
-		patch.shipDate === undefined && patch.complete !== false
-			? sql`1`
-			: eq(orders.complete, false);
-	const [[state], [updated]] = await db.batch([
+	const [[state], [updated], , [unchangedOrder]] = await db.batch([
 		probe(db, rowState(orders, eq(orders.id, id), current)),
+		// Only an open order changes; completing a complete one again is a no-op, with no write and no event.
 		db
 			.update(orders)
 			.set({ ...patch, version: bump(orders.version) })
-			.where(and(eq(orders.id, id), current, changesAllowed))
+			.where(and(eq(orders.id, id), current, eq(orders.complete, false)))
 			.returning(orderWithETag),
 		recordEvent(db, {
 			type: patch.complete ? "order.completed" : "order.updated",
@@ -210,8 +207,14 @@ export const updateOrder = async (
 			where: eq(orders.id, id),
 			now,
 		}),
+		db.select(orderWithETag).from(orders).where(eq(orders.id, id)),
 	]);
 	if (updated) return updated;
+	const completeAgain =
+		patch.complete === true &&
+		patch.shipDate === undefined &&
+		unchangedOrder?.complete;
+	if (state.found && state.current && completeAgain) return unchangedOrder;
 	throw unchanged(state, orderNotFound(id), orderComplete(id));
 };
 
