@@ -28,7 +28,7 @@ export const health = createRouter().openapi(getHealth, async (c) => {
 	try {
 		await c.var.db.run(sql`SELECT 1`);
 	} catch {
-		throw new ApiError("unavailable", "The database is unreachable.");
+		throw new ApiError("unavailable");
 	}
 	return c.json({ status: "ok" as const }, 200);
 });

@@ -80,11 +80,5 @@ export const unchanged = (
 	conflict?: ApiError,
 ) => {
 	if (!found) return missing;
-	return (
-		(current && conflict) ||
-		new ApiError(
-			"precondition_failed",
-			"The resource changed since the ETag in If-Match; read it again.",
-		)
-	);
+	return (current && conflict) || new ApiError("precondition_failed");
 };

@@ -116,6 +116,7 @@ const deliver = async (
 	]);
 	if (!event || !endpoint || endpoint.disabled) return true;
 	const id = `evt_${event.id}`;
+	// `data` is stored as the API's JSON already: spliced in as it is, not parsed and serialised again.
 	const body = `{"id":${event.id},"type":${JSON.stringify(event.type)},"createdAt":${JSON.stringify(event.createdAt)},"data":${event.data}}`;
 	const timestamp = Math.floor(now / 1000);
 	let status = 0;

@@ -38,12 +38,9 @@ export const requireToken: MiddlewareHandler<AppEnv> = async (c, next) => {
 		c.req.header("authorization") ?? "",
 	)?.[1];
 	if (!presented || !(await isConfigured(presented, c.env.API_TOKEN ?? ""))) {
-		throw new ApiError(
-			"unauthorized",
-			"Writes need a valid `Authorization: Bearer <token>` header.",
-			undefined,
-			{ "WWW-Authenticate": 'Bearer realm="petstore"' },
-		);
+		throw new ApiError("unauthorized", undefined, undefined, {
+			"WWW-Authenticate": 'Bearer realm="petstore"',
+		});
 	}
 	await next();
 };

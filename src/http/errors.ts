@@ -4,8 +4,8 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ErrorBody, ErrorDetail } from "../models/error";
 
 /**
- * Every error code the API answers with, its HTTP status and a message it may carry (the document's example):
- * the one table behind §8 of the contract.
+ * Every error code the API answers with, its HTTP status and its message (the document's example, and what
+ * an `ApiError` says unless it names something more precise): the one table behind §8 of the contract.
  */
 export const errorCodes = {
 	validation_error: [400, "The request is invalid."],
@@ -60,7 +60,7 @@ export class ApiError extends Error {
 
 	constructor(
 		readonly code: ErrorCode,
-		message: string,
+		message: string = errorCodes[code][1],
 		readonly details?: ErrorDetail[],
 		readonly headers?: Record<string, string>,
 	) {
@@ -95,15 +95,9 @@ const errorResponse = (c: Context, error: ApiError) =>
 const fromHttpException = (error: HTTPException): ApiError | undefined => {
 	switch (error.status) {
 		case 400:
-			return new ApiError(
-				"malformed_json",
-				"The request body is not valid JSON.",
-			);
+			return new ApiError("malformed_json");
 		case 415:
-			return new ApiError(
-				"unsupported_media_type",
-				"The request body must be application/json.",
-			);
+			return new ApiError("unsupported_media_type");
 	}
 };
 

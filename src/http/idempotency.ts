@@ -114,10 +114,7 @@ export const replay = <T>(
 	keyed: Keyed | undefined,
 ): T & { etag: string } => {
 	if (stored.requestHash !== keyed?.requestHash) {
-		throw new ApiError(
-			"idempotency_key_reused",
-			"This Idempotency-Key was used with a different request.",
-		);
+		throw new ApiError("idempotency_key_reused");
 	}
 	c.header("Idempotency-Replayed", "true");
 	return { ...JSON.parse(stored.body), etag: stored.etag };

@@ -57,7 +57,7 @@ const decodeCursor = async (c: Context<AppEnv>, cursor: string) => {
 		after <= limits.maxId &&
 		(await tagOf(c.env.CURSOR_SECRET, c.req.path, after));
 	if (!tag || !expected || !timingSafeEqualText(tag, expected)) {
-		throw new ApiError("validation_error", "The request is invalid.", [
+		throw new ApiError("validation_error", undefined, [
 			{ path: "query.cursor", message: "is not a cursor this API issued" },
 		]);
 	}

@@ -10,12 +10,9 @@ export const limitWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
 	const key = c.req.header("cf-connecting-ip") ?? "anonymous";
 	const { success } = await c.env.WRITE_LIMITER.limit({ key });
 	if (!success) {
-		throw new ApiError(
-			"rate_limited",
-			"Too many writes from this client; retry later.",
-			undefined,
-			{ "Retry-After": String(retryAfterSeconds) },
-		);
+		throw new ApiError("rate_limited", undefined, undefined, {
+			"Retry-After": String(retryAfterSeconds),
+		});
 	}
 	await next();
 };

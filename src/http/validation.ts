@@ -30,7 +30,7 @@ const toDetails = (error: ZodError, location: string): ErrorDetail[] =>
 export const invalidRequest = (error: ZodError, target: string) =>
 	new ApiError(
 		"validation_error",
-		"The request is invalid.",
+		undefined,
 		toDetails(error, locations[target] ?? target),
 	);
 

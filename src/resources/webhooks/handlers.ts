@@ -33,7 +33,7 @@ export const createWebhook: AppRouteHandler<
 	const local =
 		c.env.WEBHOOKS_ALLOW_LOOPBACK === "true" && loopback.has(url.hostname);
 	if (url.protocol !== "https:" && !local) {
-		throw new ApiError("validation_error", "The request is invalid.", [
+		throw new ApiError("validation_error", undefined, [
 			{ path: "body.url", message: "must be https" },
 		]);
 	}

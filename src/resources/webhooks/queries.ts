@@ -1,6 +1,7 @@
 import { and, count, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import {
+	autoId,
 	etagOf,
 	foundOr,
 	matchesETag,
@@ -66,7 +67,7 @@ export const createWebhook = async (
 		.select(
 			db
 				.select({
-					id: sql`NULL`.as("id"),
+					id: autoId,
 					url: sql`${fields.url}`.as("url"),
 					events: sql`${JSON.stringify(fields.events)}`.as("events"),
 					secret: sql`${fields.secret}`.as("secret"),
