@@ -3,7 +3,12 @@ import { type Schema, Validator } from "@cfworker/json-schema";
 import { describe, expect, it, vi } from "vitest";
 import { createApp } from "../src/app";
 import { api } from "./support/api";
-import { type Document, inlined, type JsonSchema } from "./support/contract";
+import {
+	type Document,
+	inlined,
+	type JsonSchema,
+	type Operation,
+} from "./support/contract";
 
 const document = async () => {
 	const response = await api("/doc");
@@ -394,5 +399,21 @@ describe("the Error code list", () => {
 		]) {
 			expect(description).toContain(`\`${code}\` (${status})`);
 		}
+	});
+});
+
+describe("the webhook payloads", () => {
+	it("are documented as callbacks of createWebhook, carrying an Event", async () => {
+		const doc = await document();
+		const { callbacks } = doc.paths["/webhooks"].post as {
+			callbacks?: Record<string, Record<string, { post: Operation }>>;
+		};
+		const delivery = callbacks?.event?.["{$request.body#/url}"]?.post;
+		expect(delivery?.requestBody?.content["application/json"].schema).toEqual({
+			$ref: "#/components/schemas/Event",
+		});
+		expect(
+			doc.components.schemas.Event.oneOf ?? doc.components.schemas.Event.anyOf,
+		).toHaveLength(11);
 	});
 });

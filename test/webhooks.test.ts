@@ -114,6 +114,29 @@ describe("webhooks: hostile input", () => {
 		expect(error.details?.map((detail) => detail.path)).toContain("body.url");
 	});
 
+	it("refuses plain http to this machine outside local development", async () => {
+		const deployed = testApp({
+			bindings: { WEBHOOKS_ALLOW_LOOPBACK: "false" },
+		});
+		for (const url of [receiver, "http://localhost:9999/hook"]) {
+			const error = await expectError(
+				await deployed("/webhooks", {
+					method: "POST",
+					headers: {
+						authorization: `Bearer ${token}`,
+						"content-type": "application/json",
+					},
+					body: JSON.stringify({ url, events: ["pet.created"] }),
+				}),
+				400,
+				"validation_error",
+			);
+			expect(error.details).toEqual([
+				{ path: "body.url", message: "must be https" },
+			]);
+		}
+	});
+
 	it("refuses an unknown event type and an empty list", async () => {
 		for (const events of [["pet.adopted"], []]) {
 			await expectError(
