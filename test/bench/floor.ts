@@ -1,84 +1,130 @@
 /**
- * The bare floor the benchmarks compare the API with: a hand-written Worker, no framework, that runs the
- * API's D1 work per request (the same SQL: one statement for a read, one batch for a write) and answers the
- * same body, and nothing else: no validation, headers, session or rate limit.
+ * The floor `npm run bench` compares the API with: a hand-written Worker, no framework, doing the platform
+ * work the API does for a read, a write and an order, and answering the same status and body. That work is
+ * the API's own D1 statements (floor-statements.ts) through a D1 session opened as src/db/client.ts opens
+ * it, with its bookmark on the response; on writes, the same `WRITE_LIMITER.limit` call first and the same
+ * `WEBHOOK_QUEUE` nudge after, through `waitUntil`. Nothing else: no validation, token check, headers or
+ * error bodies. Of the API it imports only `nameKey` (floor-statements.ts): its bundle holds no framework.
  */
-import { nameKey } from "../../src/db/name-key";
+import { createPet, placeOrder, readPet, type Steps } from "./floor-statements";
 
-type Tagged = { id: number; etag: string };
+type Row = Record<string, unknown>;
+type Db = D1Database | D1DatabaseSession;
+/** The API's bindings; `npm run bench` sets `FLOOR_SESSION` to show what the session costs on its own. */
+type FloorEnv = Env & { FLOOR_SESSION?: "off" };
 
-/** A 201 with the new resource, its `Location` and its `ETag`, as the API answers. */
-const created = <T extends Tagged>({ etag, ...body }: T, location: string) =>
-	Response.json(body, {
-		status: 201,
-		headers: { Location: location, ETag: etag },
-	});
+/** The API's session header (src/http/session.ts); runtime.bench.ts checks that both answer it. */
+const bookmarkHeader = "X-D1-Bookmark";
 
-const answer = async (request: Request, db: D1Database): Promise<Response> => {
-	const url = new URL(request.url);
-	const pet = /^\/pets\/(\d+)$/.exec(url.pathname);
-	if (request.method === "GET" && pet) {
-		const row = await db
-			.prepare(
-				`SELECT id, name, category_id AS categoryId, status, '"' || version || '"' AS etag FROM pets WHERE id = ?`,
-			)
-			.bind(Number(pet[1]))
-			.first<Tagged>();
-		if (!row) return new Response(null, { status: 404 });
-		const { etag, ...body } = row;
-		return Response.json(body, { headers: { ETag: etag } });
-	}
-	if (request.method === "POST" && url.pathname === "/pets") {
-		const body = await request.json<{ name: string; categoryId: number }>();
-		const [inserted] = await db.batch<Tagged>([
-			db
-				.prepare(
-					`INSERT INTO pets (name, name_key, category_id, status, version) SELECT ?, ?, id, 'available', 1 FROM categories WHERE id = ? RETURNING id, name, category_id AS categoryId, status, '"' || version || '"' AS etag`,
-				)
-				.bind(body.name, nameKey(body.name), body.categoryId),
-			db.prepare(
-				"INSERT INTO inventory (pet_id, quantity, version) SELECT id, 0, 1 FROM pets WHERE id = last_insert_rowid() AND changes() = 1",
-			),
-		]);
-		const [pet] = inserted.results;
-		return pet
-			? created(pet, `/pets/${pet.id}`)
-			: new Response(null, { status: 422 });
-	}
-	if (request.method === "POST" && url.pathname === "/store/orders") {
-		const body = await request.json<{ petId: number; quantity: number }>();
-		// As the API: a probe that says why nothing happened, the stock taken only from an available pet.
-		const [probe, , placed] = await db.batch<
-			Tagged & { pet: number; available: number }
-		>([
-			db
-				.prepare(
-					"SELECT EXISTS (SELECT 1 FROM pets WHERE id = ?1) AS pet, EXISTS (SELECT 1 FROM pets WHERE id = ?1 AND status = 'available') AS available",
-				)
-				.bind(body.petId),
-			db
-				.prepare(
-					"UPDATE inventory SET quantity = quantity - ?1, version = version + 1 WHERE pet_id = ?2 AND quantity >= ?1 AND EXISTS (SELECT 1 FROM pets WHERE id = ?2 AND status = 'available')",
-				)
-				.bind(body.quantity, body.petId),
-			db
-				.prepare(
-					"INSERT INTO orders (pet_id, quantity, ship_date, complete, version) SELECT ?, ?, ?, 0, 1 WHERE changes() = 1 RETURNING id, pet_id AS petId, quantity, ship_date AS shipDate, complete, '\"' || version || '\"' AS etag",
-				)
-				.bind(body.petId, body.quantity, new Date().toISOString()),
-		]);
-		const [order] = placed.results;
-		if (order) {
-			return created(
-				{ ...order, complete: false },
-				`/store/orders/${order.id}`,
-			);
-		}
-		return new Response(null, { status: probe.results[0].pet ? 409 : 422 });
-	}
-	return new Response(null, { status: 404 });
+/** Runs `steps` as one batch and returns each step's rows by name. */
+const batch = async <S extends Steps<never>>(
+	db: Db,
+	steps: S,
+	input: Parameters<S[keyof S]["params"]>[0],
+) => {
+	const names = Object.keys(steps) as (keyof S & string)[];
+	const results = await db.batch<Row>(
+		names.map((name) =>
+			db.prepare(steps[name].sql).bind(...steps[name].params(input)),
+		),
+	);
+	return Object.fromEntries(
+		names.map((name, index) => [name, results[index].results]),
+	) as Record<keyof S, Row[]>;
 };
 
-export default {
-	fetch: (request, env) => answer(request, env.DB),
-} satisfies ExportedHandler<Env>;
+/** A row's columns in the order the statement returns them, as the API's Drizzle reads them. */
+const columns = (row: Row) => Object.values(row);
+
+/** The answer with the resource, its `ETag` and the session's bookmark. */
+const answer = (
+	db: Db,
+	status: number,
+	[body, etag]: [object, unknown],
+	headers: Record<string, string> = {},
+) => {
+	const bookmark = "getBookmark" in db && db.getBookmark();
+	return Response.json(body, {
+		status,
+		headers: {
+			ETag: String(etag),
+			...(bookmark && { [bookmarkHeader]: bookmark }),
+			...headers,
+		},
+	});
+};
+
+/** The Worker, its clock at `now` (as `createApp`'s), so that it binds the values the API binds. */
+export const createFloor = ({ now = Date.now }: { now?: () => number } = {}) =>
+	({
+		async fetch(request, env, ctx) {
+			const url = new URL(request.url);
+			const write = request.method !== "GET";
+			if (write) {
+				const key = request.headers.get("cf-connecting-ip") ?? "anonymous";
+				const { success } = await env.WRITE_LIMITER.limit({ key });
+				if (!success) return new Response(null, { status: 429 });
+			}
+			const db =
+				env.FLOOR_SESSION === "off"
+					? env.DB
+					: env.DB.withSession(
+							request.headers.get(bookmarkHeader) ||
+								(write ? "first-primary" : "first-unconstrained"),
+						);
+			const at = new Date(now()).toISOString();
+			const nudged = (response: Response) => {
+				ctx.waitUntil(env.WEBHOOK_QUEUE.send({ kind: "sweep" }));
+				return response;
+			};
+
+			const petId = /^\/pets\/(\d+)$/.exec(url.pathname)?.[1];
+			if (request.method === "GET" && petId) {
+				const [row] = await db
+					.prepare(readPet.sql)
+					.bind(...readPet.params({ petId: Number(petId), now: at }))
+					.raw();
+				if (!row) return new Response(null, { status: 404 });
+				const [id, name, categoryId, status, etag] = row;
+				return answer(db, 200, [{ id, name, categoryId, status }, etag]);
+			}
+			if (request.method === "POST" && url.pathname === "/pets") {
+				const body = await request.json<{ name: string; categoryId: number }>();
+				const { pet } = await batch(db, createPet, { ...body, now: at });
+				if (!pet[0]) return new Response(null, { status: 422 });
+				const [id, name, categoryId, status, etag] = columns(pet[0]);
+				return nudged(
+					answer(db, 201, [{ id, name, categoryId, status }, etag], {
+						Location: `/pets/${id}`,
+					}),
+				);
+			}
+			if (request.method === "POST" && url.pathname === "/store/orders") {
+				const body = await request.json<{ petId: number; quantity: number }>();
+				const { probe, order } = await batch(db, placeOrder, {
+					...body,
+					now: at,
+				});
+				if (!order[0]) {
+					return new Response(null, { status: probe[0].pet ? 409 : 422 });
+				}
+				const [id, petId, quantity, shipDate, complete, etag] = columns(
+					order[0],
+				);
+				return nudged(
+					answer(
+						db,
+						201,
+						[
+							{ id, petId, quantity, shipDate, complete: Boolean(complete) },
+							etag,
+						],
+						{ Location: `/store/orders/${id}` },
+					),
+				);
+			}
+			return new Response(null, { status: 404 });
+		},
+	}) satisfies ExportedHandler<FloorEnv>;
+
+export default createFloor();

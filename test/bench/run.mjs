@@ -1,4 +1,4 @@
-// `npm run bench`: the API next to Cloudflare's chanfana template and a bare floor Worker, each under
+// `npm run bench`: the API next to Cloudflare's chanfana template and the floor (floor.ts), each under
 // `wrangler dev` on 127.0.0.1 with the same wrangler and compatibility date. It prints one Markdown table and
 // never fails on a number. Needs wrk (`apt-get install wrk`). Knobs: BENCH_SECONDS (per timed run),
 // BENCH_ROUNDS, BENCH_CONNECTIONS, BENCH_REQUESTS (in-runtime requests per round).
@@ -37,6 +37,11 @@ const configOf = async (name, path, changes = {}) => {
 			observability: config.observability,
 			queues: config.queues,
 			vars: config.vars,
+			// The load measures work, not 429s.
+			ratelimits: config.ratelimits.map((limiter) => ({
+				...limiter,
+				simple: { ...limiter.simple, limit: 100_000_000 },
+			})),
 			d1_databases: config.d1_databases.map((db) => ({
 				...db,
 				migrations_dir: resolve(dir, db.migrations_dir),
@@ -76,14 +81,9 @@ const task = json(
 const sides = {
 	app: {
 		config: await configOf("app", "wrangler.toml", {
-			// The load measures work, not 429s.
-			ratelimits: app.ratelimits.map((limiter) => ({
-				...limiter,
-				simple: { ...limiter.simple, limit: 100_000_000 },
-			})),
 			vars: { API_TOKEN: token, CURSOR_SECRET: "bench-cursor-secret" },
 		}),
-		port: 8791,
+		port: 8851,
 		seed: "INSERT INTO categories (id, name, name_key) VALUES (1, 'Bench', 'bench'); INSERT INTO pets (id, name, name_key, category_id, status) VALUES (1, 'Bench', 'bench', 1, 'available'); INSERT INTO inventory (pet_id, quantity) VALUES (1, 1000000);",
 		read: { path: "/pets/1" },
 		write: { path: "/pets", ...json({ name: "Load", categoryId: 1 }) },
@@ -91,21 +91,21 @@ const sides = {
 	},
 	chanfana: {
 		config: await configOf("chanfana", "test/bench/chanfana/wrangler.toml"),
-		port: 8792,
+		port: 8852,
 		seed: "INSERT INTO tasks (id, name, slug, description, completed, due_date) VALUES (1, 'Bench', 'bench', 'A task', 0, '2026-12-24T09:00:00.000Z');",
 		read: { path: "/tasks/1" },
 		write: { path: "/tasks", ...task },
 		order: { path: "/tasks", ...task },
 	},
-	bare: {
-		config: await configOf("bare", "test/bench/wrangler.toml"),
-		port: 8793,
+	floor: {
+		config: await configOf("floor", "test/bench/wrangler.toml"),
+		port: 8853,
 		read: { path: "/pets/1" },
 		write: { path: "/pets", ...json({ name: "Load", categoryId: 1 }) },
 		order: { path: "/store/orders", ...json({ petId: 1, quantity: 1 }) },
 	},
 };
-sides.bare.seed = sides.app.seed;
+sides.floor.seed = sides.app.seed;
 
 const median = (values) =>
 	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -182,7 +182,7 @@ const startupMs = (config) => {
 	return Number(active[1]);
 };
 
-/** In-runtime time per request of the app and the bare floor (test/bench/runtime.bench.ts). */
+/** In-runtime time per request of the app and the floor (test/bench/runtime.bench.ts). */
 const inRuntime = () => {
 	const result = spawnSync(
 		"vitest",
@@ -252,7 +252,7 @@ try {
 					},
 				]),
 			),
-			ratios: { chanfana: ratioTo("chanfana"), bare: ratioTo("bare") },
+			ratios: { chanfana: ratioTo("chanfana"), floor: ratioTo("floor") },
 		};
 	}
 } finally {
@@ -260,7 +260,7 @@ try {
 }
 
 const f = (value, digits = 1) => value.toFixed(digits);
-const rows = [["", "app", "chanfana", "bare", "app/chanfana", "app/bare"]];
+const rows = [["", "app", "chanfana", "floor", "app/chanfana", "app/floor"]];
 for (const [scenario, label] of Object.entries(scenarios)) {
 	const result = loaded[scenario];
 	const rps = ({ rps, failures }) =>
@@ -271,7 +271,7 @@ for (const [scenario, label] of Object.entries(scenarios)) {
 			`${label}: req/s`,
 			...names.map((n) => rps(result[n])),
 			f(result.ratios.chanfana, 2),
-			f(result.ratios.bare, 2),
+			f(result.ratios.floor, 2),
 		],
 		[`${label}: p50 / p99 ms`, ...names.map((n) => latency(result[n])), "", ""],
 	);
@@ -286,9 +286,9 @@ for (const [scenario, label] of Object.entries(scenarios)) {
 	]);
 	rows.push([
 		`${label}: D1 calls/req`,
-		String(time.appD1Calls),
+		String(time.d1Calls),
 		"",
-		String(time.floorD1Calls),
+		String(time.d1Calls),
 		"",
 		"",
 	]);
