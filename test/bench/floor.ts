@@ -10,8 +10,13 @@ import { createPet, placeOrder, readPet, type Steps } from "./floor-statements";
 
 type Row = Record<string, unknown>;
 type Db = D1Database | D1DatabaseSession;
-/** The API's bindings; `npm run bench` sets `FLOOR_SESSION` to show what the session costs on its own. */
-type FloorEnv = Env & { FLOOR_SESSION?: "off" };
+
+/** The platform parts besides D1 that the floor uses, all unless `FLOOR_PARTS` lists some (comma-separated). */
+const parts = ["session", "limiter", "queue"] as const;
+/** The API's bindings, and the parts: `npm run bench` leaves some out to show what each costs on its own. */
+type FloorEnv = Env & { FLOOR_PARTS?: string };
+const partsOf = ({ FLOOR_PARTS }: FloorEnv) =>
+	new Set(FLOOR_PARTS === undefined ? parts : FLOOR_PARTS.split(","));
 
 /** The API's session header (src/http/session.ts); runtime.bench.ts checks that both answer it. */
 const bookmarkHeader = "X-D1-Bookmark";
@@ -60,21 +65,23 @@ export const createFloor = ({ now = Date.now }: { now?: () => number } = {}) =>
 		async fetch(request, env, ctx) {
 			const url = new URL(request.url);
 			const write = request.method !== "GET";
-			if (write) {
+			const uses = partsOf(env);
+			if (write && uses.has("limiter")) {
 				const key = request.headers.get("cf-connecting-ip") ?? "anonymous";
 				const { success } = await env.WRITE_LIMITER.limit({ key });
 				if (!success) return new Response(null, { status: 429 });
 			}
-			const db =
-				env.FLOOR_SESSION === "off"
-					? env.DB
-					: env.DB.withSession(
-							request.headers.get(bookmarkHeader) ||
-								(write ? "first-primary" : "first-unconstrained"),
-						);
+			const db = uses.has("session")
+				? env.DB.withSession(
+						request.headers.get(bookmarkHeader) ||
+							(write ? "first-primary" : "first-unconstrained"),
+					)
+				: env.DB;
 			const at = new Date(now()).toISOString();
 			const nudged = (response: Response) => {
-				ctx.waitUntil(env.WEBHOOK_QUEUE.send({ kind: "sweep" }));
+				if (uses.has("queue")) {
+					ctx.waitUntil(env.WEBHOOK_QUEUE.send({ kind: "sweep" }));
+				}
 				return response;
 			};
 

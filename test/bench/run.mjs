@@ -1,114 +1,41 @@
-// `npm run bench`: the API next to Cloudflare's chanfana template and the floor (floor.ts), each under
-// `wrangler dev` on 127.0.0.1 with the same wrangler and compatibility date. It prints one Markdown table and
-// never fails on a number. Needs wrk (`apt-get install wrk`). Knobs: BENCH_SECONDS (per timed run),
-// BENCH_ROUNDS, BENCH_CONNECTIONS, BENCH_REQUESTS (in-runtime requests per round).
+// `npm run bench`: the API next to Cloudflare's chanfana template and the floor (floor.ts: the API's platform
+// work without the framework), each under `wrangler dev` on 127.0.0.1 with the same wrangler and compatibility
+// date; then where the API's CPU time goes, and the memory of wrangler dev's processes after a fixed number of
+// reads. It prints Markdown tables and never fails on a number. Needs wrk (`apt-get install wrk`). Knobs:
+// BENCH_SECONDS (per timed run), BENCH_ROUNDS, BENCH_CONNECTIONS, BENCH_REQUESTS (in-runtime requests per
+// round), BENCH_PROFILE_REQUESTS (per profile), BENCH_MEMORY_REQUESTS (per memory step), BENCH_MEMORY_SCENARIO
+// (read, write or order: what the memory steps send; read by default).
 import { spawnSync } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { unstable_readConfig } from "wrangler";
+import { join } from "node:path";
 import { root, startWranglerDev, wrangler } from "../support/wrangler-dev.mjs";
+import { inspect } from "./inspector.mjs";
+import { liveHeap, rssByProcess } from "./memory.mjs";
+import { profiler } from "./profile.mjs";
+import { sendRequests } from "./requests.mjs";
+import { loadSides, memorySides, profileSides } from "./sides.mjs";
+import { f, median, printTable } from "./table.mjs";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const token = "bench-token";
+const profiled = Number(process.env.BENCH_PROFILE_REQUESTS ?? 1000);
+const profileRounds = 3;
+const memoryStep = Number(process.env.BENCH_MEMORY_REQUESTS ?? 4000);
+const memorySteps = 3;
+const memoryScenario = process.env.BENCH_MEMORY_SCENARIO ?? "read";
 const work = await mkdtemp(join(tmpdir(), "petstore-bench-"));
 
 if (spawnSync("wrk", ["--version"]).error) {
 	throw new Error("npm run bench needs wrk: apt-get install wrk");
 }
 
-const app = unstable_readConfig({ config: join(root, "wrangler.toml") });
-
-/** A side's wrangler config as JSON in `work`, on the API's compatibility date, with `changes` applied. */
-const configOf = async (name, path, changes = {}) => {
-	const config = unstable_readConfig({ config: join(root, path) });
-	const dir = join(root, path, "..");
-	const file = join(work, `${name}.wrangler.json`);
-	await writeFile(
-		file,
-		JSON.stringify({
-			name: config.name,
-			main: resolve(dir, config.main),
-			compatibility_date: app.compatibility_date,
-			minify: config.minify,
-			upload_source_maps: config.upload_source_maps,
-			observability: config.observability,
-			queues: config.queues,
-			vars: config.vars,
-			// The load measures work, not 429s.
-			ratelimits: config.ratelimits.map((limiter) => ({
-				...limiter,
-				simple: { ...limiter.simple, limit: 100_000_000 },
-			})),
-			d1_databases: config.d1_databases.map((db) => ({
-				...db,
-				migrations_dir: resolve(dir, db.migrations_dir),
-			})),
-			...(config.assets && {
-				assets: {
-					...config.assets,
-					directory: resolve(dir, config.assets.directory),
-				},
-			}),
-			...changes,
-		}),
-	);
-	return file;
+const scenarios = {
+	read: "GET /pets/{petId}",
+	write: "POST /pets",
+	order: "POST /store/orders",
 };
-
-const json = (body, auth = true) => ({
-	method: "POST",
-	body,
-	headers: {
-		"content-type": "application/json",
-		...(auth && { authorization: `Bearer ${token}` }),
-	},
-});
-
-// The template has one resource, tasks, and one kind of write: its create stands in for both of ours.
-const task = json(
-	{
-		name: "Load",
-		slug: "load",
-		description: "A task",
-		completed: false,
-		due_date: "2026-12-24T09:00:00.000Z",
-	},
-	false,
-);
-const sides = {
-	app: {
-		config: await configOf("app", "wrangler.toml", {
-			vars: { API_TOKEN: token, CURSOR_SECRET: "bench-cursor-secret" },
-		}),
-		port: 8851,
-		seed: "INSERT INTO categories (id, name, name_key) VALUES (1, 'Bench', 'bench'); INSERT INTO pets (id, name, name_key, category_id, status) VALUES (1, 'Bench', 'bench', 1, 'available'); INSERT INTO inventory (pet_id, quantity) VALUES (1, 1000000);",
-		read: { path: "/pets/1" },
-		write: { path: "/pets", ...json({ name: "Load", categoryId: 1 }) },
-		order: { path: "/store/orders", ...json({ petId: 1, quantity: 1 }) },
-	},
-	chanfana: {
-		config: await configOf("chanfana", "test/bench/chanfana/wrangler.toml"),
-		port: 8852,
-		seed: "INSERT INTO tasks (id, name, slug, description, completed, due_date) VALUES (1, 'Bench', 'bench', 'A task', 0, '2026-12-24T09:00:00.000Z');",
-		read: { path: "/tasks/1" },
-		write: { path: "/tasks", ...task },
-		order: { path: "/tasks", ...task },
-	},
-	floor: {
-		config: await configOf("floor", "test/bench/wrangler.toml"),
-		port: 8853,
-		read: { path: "/pets/1" },
-		write: { path: "/pets", ...json({ name: "Load", categoryId: 1 }) },
-		order: { path: "/store/orders", ...json({ petId: 1, quantity: 1 }) },
-	},
-};
-sides.floor.seed = sides.app.seed;
-
-const median = (values) =>
-	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** `wrk` against `base` for `seconds`: 2xx answers per second and latency percentiles in ms. */
 const load = async (base, { path, method = "GET", headers = {}, body }) => {
@@ -200,9 +127,150 @@ const inRuntime = () => {
 	return JSON.parse(line.slice(line.indexOf("BENCH ") + 6));
 };
 
+/** Starts every side of `sides` under `wrangler dev`, runs `measure(servers)`, and stops them all. */
+const withServers = async (sides, measure) => {
+	const servers = {};
+	try {
+		for (const [name, side] of Object.entries(sides)) {
+			servers[name] = await startWranglerDev({
+				...side,
+				probe: side.read.path,
+			});
+		}
+		return await measure(servers);
+	} finally {
+		for (const server of Object.values(servers)) await server.stop();
+	}
+};
+
+/** The sides' names in turn, in reverse order every other round, so that none always runs first. */
+const turns = (names, round) => (round % 2 ? names.toReversed() : names);
+
+/** Throughput and latency of each side per scenario, and the app's ratios to the others per round. */
+const loadUnderWranglerDev = (sides) =>
+	withServers(sides, async (servers) => {
+		const names = Object.keys(sides);
+		for (const name of names) await load(servers[name].base, sides[name].read); // warm-up
+		const loaded = {};
+		for (const scenario of Object.keys(scenarios)) {
+			const samples = Object.fromEntries(names.map((name) => [name, []]));
+			for (let round = 0; round < rounds; round++) {
+				for (const name of turns(names, round)) {
+					samples[name].push(
+						await load(servers[name].base, sides[name][scenario]),
+					);
+				}
+			}
+			// A round's sides ran back to back: each ratio is taken per round, then the median across rounds.
+			const ratioTo = (other) =>
+				median(
+					samples.app.map(
+						(mine, round) => mine.rps / samples[other][round].rps,
+					),
+				);
+			loaded[scenario] = {
+				...Object.fromEntries(
+					names.map((name) => [
+						name,
+						{
+							rps: median(samples[name].map((r) => r.rps)),
+							p50: median(samples[name].map((r) => r.p50)),
+							p99: median(samples[name].map((r) => r.p99)),
+							failures: samples[name].reduce((sum, r) => sum + r.failures, 0),
+						},
+					]),
+				),
+				ratios: { chanfana: ratioTo("chanfana"), floor: ratioTo("floor") },
+			};
+		}
+		return loaded;
+	});
+
+/** Each side's CPU time per request by module, per scenario: the median of alternating rounds. */
+const profileUnderWranglerDev = (sides) =>
+	withServers(sides, async (servers) => {
+		const names = Object.keys(sides);
+		const sessions = Object.fromEntries(
+			await Promise.all(
+				names.map(async (name) => [
+					name,
+					await inspect(sides[name].inspectorPort),
+				]),
+			),
+		);
+		const profilers = Object.fromEntries(
+			await Promise.all(
+				names.map(async (name) => [name, await profiler(sessions[name])]),
+			),
+		);
+		const profiles = {};
+		for (const scenario of Object.keys(scenarios)) {
+			const rounds = Object.fromEntries(names.map((name) => [name, []]));
+			for (let round = 0; round < profileRounds; round++) {
+				for (const name of turns(names, round)) {
+					const { base } = servers[name];
+					const request = sides[name][scenario];
+					if (round === 0) await sendRequests(base, request, profiled / 10, 8); // warm-up
+					rounds[name].push(
+						await profilers[name].profile(
+							() => sendRequests(base, request, profiled, 8),
+							profiled,
+						),
+					);
+				}
+			}
+			profiles[scenario] = Object.fromEntries(
+				names.map((name) => {
+					const modules = new Set(rounds[name].flatMap(Object.keys));
+					return [
+						name,
+						Object.fromEntries(
+							[...modules].map((module) => [
+								module,
+								median(rounds[name].map((ms) => ms[module] ?? 0)),
+							]),
+						),
+					];
+				}),
+			);
+		}
+		for (const session of Object.values(sessions)) session.close();
+		return profiles;
+	});
+
+/**
+ * For each side in turn, on a fresh `wrangler dev`: the RSS of its processes before and after each step of
+ * `memoryScenario` requests, and the Worker isolate's live heap before and after them all.
+ */
+const memoryUnderWranglerDev = async (sides) => {
+	const measured = {};
+	for (const [name, side] of Object.entries(sides)) {
+		const one = { ...side, port: 8851, inspectorPort: 8861 };
+		measured[name] = await withServers({ [name]: one }, async (servers) => {
+			const { base, pid } = servers[name];
+			const session = await inspect(one.inspectorPort);
+			const request = side[memoryScenario];
+			await sendRequests(base, request, 100); // warm-up
+			// First, so that the snapshot's own cost is in the baseline, not in the growth.
+			const heapBefore = await liveHeap(session);
+			const rss = [rssByProcess(pid, one.port)];
+			let failures = 0;
+			for (let step = 0; step < memorySteps; step++) {
+				failures += await sendRequests(base, request, memoryStep);
+				rss.push(rssByProcess(pid, one.port));
+			}
+			const heapAfter = await liveHeap(session);
+			session.close();
+			return { rss, heapBefore, heapAfter, failures };
+		});
+	}
+	return measured;
+};
+
 console.log(
-	"Measuring bundles, start-up, in-runtime time and load under wrangler dev …",
+	"Measuring bundles, start-up, in-runtime time, load, CPU profiles and memory under wrangler dev …",
 );
+const sides = await loadSides(work);
 const names = Object.keys(sides);
 const bundle = Object.fromEntries(
 	names.map((name) => [name, bundleKiB(sides[name].config)]),
@@ -213,59 +281,19 @@ for (let sample = 0; sample < 9; sample++) {
 	for (const name of names) startups[name].push(startupMs(sides[name].config));
 }
 const runtime = inRuntime();
+const loaded = await loadUnderWranglerDev(sides);
+const profiles = await profileUnderWranglerDev(await profileSides(work));
+const memory = await memoryUnderWranglerDev(
+	await memorySides(work, memoryScenario),
+);
 
-const scenarios = {
-	read: "GET /pets/{petId}",
-	write: "POST /pets",
-	order: "POST /store/orders",
-};
-const loaded = {};
-const servers = [];
-try {
-	for (const side of Object.values(sides)) {
-		servers.push(await startWranglerDev({ ...side, probe: side.read.path }));
-	}
-	const turns = names.map((name, index) => [name, servers[index]]);
-	for (const [name, server] of turns) await load(server.base, sides[name].read); // warm-up
-	for (const scenario of Object.keys(scenarios)) {
-		const samples = Object.fromEntries(names.map((name) => [name, []]));
-		// Sides take turns, in reverse order every other round, so that none always runs first.
-		for (let round = 0; round < rounds; round++) {
-			for (const [name, server] of round % 2 ? turns.toReversed() : turns) {
-				samples[name].push(await load(server.base, sides[name][scenario]));
-			}
-		}
-		// A round's sides ran back to back: each ratio is taken per round, then the median across rounds.
-		const ratioTo = (other) =>
-			median(
-				samples.app.map((mine, round) => mine.rps / samples[other][round].rps),
-			);
-		loaded[scenario] = {
-			...Object.fromEntries(
-				names.map((name) => [
-					name,
-					{
-						rps: median(samples[name].map((r) => r.rps)),
-						p50: median(samples[name].map((r) => r.p50)),
-						p99: median(samples[name].map((r) => r.p99)),
-						failures: samples[name].reduce((sum, r) => sum + r.failures, 0),
-					},
-				]),
-			),
-			ratios: { chanfana: ratioTo("chanfana"), floor: ratioTo("floor") },
-		};
-	}
-} finally {
-	for (const server of servers) server.stop();
-}
-
-const f = (value, digits = 1) => value.toFixed(digits);
 const rows = [["", "app", "chanfana", "floor", "app/chanfana", "app/floor"]];
 for (const [scenario, label] of Object.entries(scenarios)) {
 	const result = loaded[scenario];
 	const rps = ({ rps, failures }) =>
 		failures ? `${f(rps, 0)} (${failures} non-2xx)` : f(rps, 0);
 	const latency = ({ p50, p99 }) => `${f(p50)} / ${f(p99)}`;
+	const time = runtime.find((r) => r.scenario === label);
 	rows.push(
 		[
 			`${label}: req/s`,
@@ -274,48 +302,106 @@ for (const [scenario, label] of Object.entries(scenarios)) {
 			f(result.ratios.floor, 2),
 		],
 		[`${label}: p50 / p99 ms`, ...names.map((n) => latency(result[n])), "", ""],
+		[
+			`${label}: in-runtime ms/req`,
+			f(time.appMs, 2),
+			"",
+			f(time.floorMs, 2),
+			"",
+			f(time.appMs / time.floorMs, 2),
+		],
+		[
+			`${label}: D1 calls/req`,
+			String(time.d1Calls),
+			"",
+			String(time.d1Calls),
+			"",
+			"",
+		],
 	);
-	const time = runtime.find((r) => r.scenario === label);
-	rows.push([
-		`${label}: in-runtime ms/req`,
-		f(time.appMs, 2),
-		"",
-		f(time.floorMs, 2),
-		"",
-		f(time.appMs / time.floorMs, 2),
-	]);
-	rows.push([
-		`${label}: D1 calls/req`,
-		String(time.d1Calls),
-		"",
-		String(time.d1Calls),
-		"",
-		"",
-	]);
 }
-rows.push([
-	"start-up ms (median of 9)",
-	...names.map((n) => f(median(startups[n]))),
-	"",
-	"",
-]);
-rows.push([
-	"bundle KiB (gzip)",
-	...names.map((n) => `${bundle[n].raw} (${bundle[n].gzip})`),
-	"",
-	"",
-]);
-
-const widths = rows[0].map((_, i) =>
-	Math.max(3, ...rows.map((row) => row[i].length)),
+rows.push(
+	[
+		"start-up ms (median of 9)",
+		...names.map((n) => f(median(startups[n]))),
+		"",
+		"",
+	],
+	[
+		"bundle KiB (gzip)",
+		...names.map((n) => `${bundle[n].raw} (${bundle[n].gzip})`),
+		"",
+		"",
+	],
 );
-const print = (cells) =>
-	console.log(
-		`| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(" | ")} |`,
-	);
-print(rows[0]);
-print(widths.map((width) => "-".repeat(width)));
-for (const row of rows.slice(1)) print(row);
+printTable(rows);
 console.log(
-	`Load: wrk -t2 -c${connections}, ${rounds} alternating rounds of ${seconds} s per side, 2xx answers only; chanfana's write and order are both its create. In-runtime: wall time per request inside workerd, local D1 included.`,
+	`Load: wrk -t2 -c${connections}, ${rounds} alternating rounds of ${seconds} s per side, 2xx answers only; chanfana's write and order are both its create. In-runtime: wall time per request inside workerd, local D1, limiter and queue included; the floor sends the app's D1 statements (checked).`,
+);
+
+// Modules below this many ms per request in every column are summed into one row.
+const shown = 0.01;
+const columns = Object.keys(scenarios).flatMap((scenario) =>
+	["app", "floor"].map((side) => profiles[scenario][side]),
+);
+const modules = [...new Set(columns.flatMap((ms) => Object.keys(ms)))];
+const total = (module) =>
+	columns.reduce((sum, ms) => sum + (ms[module] ?? 0), 0);
+const major = modules
+	.filter((module) => columns.some((ms) => (ms[module] ?? 0) >= shown))
+	.sort((a, b) => total(b) - total(a));
+const minor = modules.filter((module) => !major.includes(module));
+const sum = (ms, of) => of.reduce((all, module) => all + (ms[module] ?? 0), 0);
+console.log();
+printTable([
+	[
+		"CPU ms/req in the Worker's isolate",
+		...Object.keys(scenarios).flatMap((s) => [`${s}: app`, `${s}: floor`]),
+	],
+	...major.map((module) => [
+		module,
+		...columns.map((ms) => f(ms[module] ?? 0, 3)),
+	]),
+	[`${minor.length} others`, ...columns.map((ms) => f(sum(ms, minor), 3))],
+	["total", ...columns.map((ms) => f(sum(ms, modules), 3))],
+]);
+console.log(
+	`CPU profile of the Worker's isolate (wrangler's inspector; per module, the median of ${profileRounds} alternating rounds of ${profiled} requests over 8 connections), each sample counted for the module of its nearest JavaScript frame; idle time left out. The app runs unminified and without its queue consumer, so that its modules can be told apart and the profile is the request's own work.`,
+);
+
+const MiB = (bytes) => f(bytes / 2 ** 20);
+const steps = (rss, process) =>
+	rss.map((r) => f(r[process] ?? 0, 0)).join(" → ");
+console.log();
+printTable([
+	[
+		`RSS MiB after 0 → … ${scenarios[memoryScenario]}`,
+		"wrangler (Node)",
+		"workerd: wrangler's proxy",
+		"workerd: the Worker",
+		"isolate's live JS heap MiB",
+	],
+	...Object.entries(memory).map(([name, { rss, heapBefore, heapAfter }]) => [
+		name,
+		steps(rss, "wrangler"),
+		steps(rss, "proxy"),
+		steps(rss, "worker"),
+		`${MiB(heapBefore.bytes)} → ${MiB(heapAfter.bytes)}`,
+	]),
+]);
+for (const [name, { heapBefore, heapAfter, failures }] of Object.entries(
+	memory,
+)) {
+	const grown = Object.entries(heapAfter.byConstructor)
+		.map(([key, bytes]) => [key, bytes - (heapBefore.byConstructor[key] ?? 0)])
+		.filter(([, growth]) => growth > 64 * 1024)
+		.map(([key, growth]) => `${key} +${f(growth / 1024, 0)} KiB`);
+	if (grown.length || failures) {
+		console.log(
+			`${name}: ${failures} non-2xx; heap growth by constructor: ${grown.join(", ") || "none"}`,
+		);
+	}
+}
+console.log(
+	`Memory: each side alone on a fresh wrangler dev, ${memorySteps} steps of ${memoryStep} ${scenarios[memoryScenario]} over 32 connections; the heap is measured by a heap snapshot (which collects garbage) after a warm-up and after the last step. Constructors whose live heap grew by more than 64 KiB are listed above the note.`,
 );

@@ -24,8 +24,9 @@ export const wrangler = (args) => {
 
 /**
  * `wrangler dev` for `config` on 127.0.0.1:`port`, its D1 migrated (and seeded with `seed` SQL, if given)
- * in a new directory, its secrets read from `envFile` when given. Resolves once the Worker answers `probe`;
- * `stop()` ends it.
+ * in a new directory, its secrets read from `envFile` when given, its inspector on `inspectorPort` (any free
+ * port by default), with `env` added to wrangler's environment. Resolves once the Worker answers `probe`, with
+ * wrangler's process id; `stop()` ends it and resolves once the port is free.
  */
 export const startWranglerDev = async ({
 	config = "wrangler.toml",
@@ -33,6 +34,8 @@ export const startWranglerDev = async ({
 	seed,
 	probe = "/doc",
 	envFile,
+	inspectorPort = 0,
+	env = {},
 }) => {
 	const state = await mkdtemp(join(tmpdir(), "petstore-dev-"));
 	const local = ["--local", "--persist-to", state, "-c", config];
@@ -51,18 +54,29 @@ export const startWranglerDev = async ({
 			"--persist-to",
 			state,
 			"--inspector-port",
-			"0",
+			String(inspectorPort),
 			"--log-level",
 			"error",
 			...(envFile ? ["--env-file", join(root, envFile)] : []),
 		],
-		{ cwd: root, stdio: "ignore", env: quiet },
+		{ cwd: root, stdio: "ignore", env: { ...quiet, ...env } },
 	);
 	const base = `http://127.0.0.1:${port}`;
 	for (let attempt = 0; attempt < 150; attempt++) {
 		try {
 			await fetch(`${base}${probe}`);
-			return { base, stop: () => child.kill() };
+			const stop = async () => {
+				child.kill();
+				// Resolves once the port is free, so that a server started next on it is not taken for this one.
+				while (
+					await fetch(base).then(
+						() => true,
+						() => false,
+					)
+				)
+					await sleep(200);
+			};
+			return { base, pid: child.pid, stop };
 		} catch {
 			await sleep(200);
 		}

@@ -1,0 +1,20 @@
+/** Prints `rows` (the first is the header) as a Markdown table with aligned columns. */
+export const printTable = (rows) => {
+	const widths = rows[0].map((_, i) =>
+		Math.max(3, ...rows.map((row) => row[i].length)),
+	);
+	const print = (cells) =>
+		console.log(
+			`| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(" | ")} |`,
+		);
+	print(rows[0]);
+	print(widths.map((width) => "-".repeat(width)));
+	for (const row of rows.slice(1)) print(row);
+};
+
+/** `value` with `digits` decimals. */
+export const f = (value, digits = 1) => value.toFixed(digits);
+
+/** The middle value (the upper one of an even count). */
+export const median = (values) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
