@@ -20,7 +20,7 @@ export default defineConfig(async () => ({
 					README: readFileSync("README.md", "utf8"),
 					SEED_SQL: readFileSync("src/db/seed.sql", "utf8"),
 				},
-				// Writes nudge a queue nothing consumes: tests run the consumer themselves (test/webhooks.test.ts).
+				// Writes nudge a queue nothing consumes: tests run the consumer themselves (test/support/webhooks.ts).
 				queueProducers: { WEBHOOK_QUEUE: { queueName: "test-webhooks" } },
 				queueConsumers: {},
 				ratelimits: {

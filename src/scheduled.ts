@@ -1,7 +1,7 @@
 import { lt } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { events } from "./db/schema";
-import { nudge } from "./events/queue";
+import { nudge } from "./events/nudge";
 import { pruneIdempotencyKeys } from "./http/idempotency";
 
 /** How long the event feed keeps an event. */

@@ -414,6 +414,6 @@ describe("the webhook payloads", () => {
 		});
 		expect(
 			doc.components.schemas.Event.oneOf ?? doc.components.schemas.Event.anyOf,
-		).toHaveLength(11);
+		).toHaveLength(12);
 	});
 });

@@ -150,7 +150,10 @@ export const events = sqliteTable(
 	],
 );
 
-/** Endpoints that receive events, signed with their own secret (Standard Webhooks). */
+/**
+ * Endpoints that receive events, signed with their own secret (Standard Webhooks). Their delivery state lives
+ * in each one's Durable Object (src/events/endpoint.ts), not here.
+ */
 export const webhooks = sqliteTable("webhooks", {
 	id: integer("id").primaryKey({ autoIncrement: true }),
 	url: text("url").notNull(),
@@ -158,11 +161,11 @@ export const webhooks = sqliteTable("webhooks", {
 	events: text("events", { mode: "json" }).$type<EventType[]>().notNull(),
 	/** `whsec_` and 32 random bytes in base64. */
 	secret: text("secret").notNull(),
+	/** The secret a rotation replaced: it keeps signing, beside the new one, until `previousSecretExpiresAt`. */
+	previousSecret: text("previous_secret"),
+	/** Unix milliseconds. */
+	previousSecretExpiresAt: integer("previous_secret_expires_at"),
 	createdAt: text("created_at").notNull(),
-	/** Consecutive failed deliveries; a success resets it. */
-	failures: integer("failures").notNull().default(0),
-	lastStatus: integer("last_status"),
-	lastAttemptAt: text("last_attempt_at"),
 	disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
 	version: version(),
 });

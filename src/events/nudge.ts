@@ -1,6 +1,13 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
-import { nudge } from "./queue";
+
+/** What travels on the webhook queue: a nudge to sweep the outbox, which carries nothing itself. */
+export type WebhookMessage = { kind: "sweep" };
+
+/** Asks the queue's consumer to sweep the outbox (after a write, and every minute). */
+export const nudge = async (queue: Queue<WebhookMessage>) => {
+	await queue.send({ kind: "sweep" });
+};
 
 /**
  * After a write that succeeded, asks the webhook queue to fan out the outbox, once the response is on its way.

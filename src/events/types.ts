@@ -11,6 +11,7 @@ export const eventTypes = [
 	"order.completed",
 	"order.cancelled",
 	"inventory.updated",
+	"webhook.disabled",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

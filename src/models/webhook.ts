@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { eventTypes } from "../events/types";
-import { EventType } from "./event";
+import { EventType } from "./event-type";
 import { Id } from "./id";
 
 /** Why a webhook URL is refused, if it is: it must be an absolute http(s) URL without credentials. */
@@ -47,6 +47,22 @@ export const NewWebhook = z
 		},
 	});
 
+/** The fields `updateWebhook` changes: any of the new webhook's, and `disabled`. */
+export const WebhookPatch = NewWebhook.partial()
+	.extend({
+		disabled: z.boolean().optional().openapi({
+			description:
+				"`false` re-enables a disabled webhook: deliveries that were waiting resume at once. `true` stops its deliveries.",
+		}),
+	})
+	.refine(
+		(patch) => Object.keys(patch).length > 0,
+		"must change at least one field",
+	)
+	.openapi("WebhookPatch", { minProperties: 1, example: { disabled: false } });
+
+export type WebhookPatch = z.infer<typeof WebhookPatch>;
+
 const example = {
 	id: 1,
 	url: "https://shop.example/hooks/petstore",
@@ -65,15 +81,15 @@ const fields = {
 	createdAt: z.string().openapi({ format: "date-time" }),
 	disabled: z.boolean().openapi({
 		description:
-			"Set after 10 failed deliveries in a row; it then gets nothing.",
+			"Set after 24 hours of failed deliveries without a success, or at once when the endpoint answers 410 Gone (recording a `webhook.disabled` event); it then gets nothing until `updateWebhook` sets it back to false.",
 	}),
-	failures: z
-		.int()
-		.min(0)
-		.openapi({ description: "Failed deliveries since the last success." }),
+	failures: z.int().min(0).openapi({
+		description:
+			"Failed delivery attempts since the last success. Delivery state: it never changes the ETag.",
+	}),
 	lastStatus: z.int().nullable().openapi({
 		description:
-			"The HTTP status of the last delivery; 0 when none came back in time; null before the first.",
+			"The HTTP status of the last attempt; 0 when none came back within 15 s; null before the first.",
 	}),
 	lastAttemptAt: z.string().nullable().openapi({ format: "date-time" }),
 };

@@ -1,3 +1,5 @@
+import { vi } from "vitest";
+
 /**
  * The real `DB` binding, counting the calls that reach D1: statement executions (`all`, `first`, `run`,
  * `raw`), `batch` and `exec`, on the binding or on any session opened from it. Statements are unwrapped
@@ -49,4 +51,30 @@ export const countingD1 = (db: D1Database) => {
 			},
 		});
 	return { binding: counting(db), calls: () => calls };
+};
+
+/**
+ * Counts, in place, the calls that reach D1 through the binding `db` from anywhere in this isolate (the
+ * Durable Objects of the main Worker included) until `restore()`.
+ */
+export const spyOnD1 = (db: D1Database) => {
+	const original = {
+		prepare: db.prepare.bind(db),
+		batch: db.batch.bind(db),
+		withSession: db.withSession.bind(db),
+	};
+	const counting = countingD1(original as D1Database);
+	const spies = [
+		vi.spyOn(db, "prepare").mockImplementation(counting.binding.prepare),
+		vi.spyOn(db, "batch").mockImplementation(counting.binding.batch),
+		vi
+			.spyOn(db, "withSession")
+			.mockImplementation(counting.binding.withSession),
+	];
+	return {
+		calls: counting.calls,
+		restore: () => {
+			for (const spy of spies) spy.mockRestore();
+		},
+	};
 };

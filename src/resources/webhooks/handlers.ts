@@ -1,3 +1,6 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
+import { type DeliveryState, endpointOf } from "../../events/endpoint";
 import { ifMatch, withETag } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
 import { listPage } from "../../http/pagination";
@@ -12,6 +15,34 @@ const loopback = new Set(["127.0.0.1", "localhost", "[::1]"]);
 const newSecret = () =>
 	`whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
 
+/** Refuses a URL that is not https, but for plain http to this machine where .dev.vars allows it. */
+const requireHttps = (c: Context<AppEnv>, text: string) => {
+	const url = new URL(text);
+	const local =
+		c.env.WEBHOOKS_ALLOW_LOOPBACK === "true" && loopback.has(url.hostname);
+	if (url.protocol !== "https:" && !local) {
+		throw new ApiError("validation_error", undefined, [
+			{ path: "body.url", message: "must be https" },
+		]);
+	}
+};
+
+/** The delivery state of a webhook that has had no delivery yet. */
+const noDeliveries: DeliveryState = {
+	failures: 0,
+	lastStatus: null,
+	lastAttemptAt: null,
+};
+
+/** The webhook as the API answers it: its row, and its endpoint's delivery state (which is not in its ETag). */
+const withDeliveryState = async <T extends { id: number }>(
+	c: Context<AppEnv>,
+	webhook: T,
+) => ({
+	...webhook,
+	...(await endpointOf(c.env, webhook.id).deliveryState()),
+});
+
 export const listWebhooks: AppRouteHandler<typeof routes.listWebhooks> = async (
 	c,
 ) => {
@@ -21,28 +52,23 @@ export const listWebhooks: AppRouteHandler<typeof routes.listWebhooks> = async (
 		(filter) => queries.listWebhooks(c.var.db, filter),
 		byId,
 	);
-	return c.json(page, 200);
+	return c.json(
+		await Promise.all(page.map((webhook) => withDeliveryState(c, webhook))),
+		200,
+	);
 };
 
 export const createWebhook: AppRouteHandler<
 	typeof routes.createWebhook
 > = async (c) => {
 	const body = c.req.valid("json");
-	const url = new URL(body.url);
-	// Plain http only to this machine, and only where .dev.vars allows it (local development).
-	const local =
-		c.env.WEBHOOKS_ALLOW_LOOPBACK === "true" && loopback.has(url.hostname);
-	if (url.protocol !== "https:" && !local) {
-		throw new ApiError("validation_error", undefined, [
-			{ path: "body.url", message: "must be https" },
-		]);
-	}
+	requireHttps(c, body.url);
 	const webhook = await queries.createWebhook(
 		c.var.db,
 		{ ...body, secret: newSecret() },
 		c.var.now(),
 	);
-	return c.json(withETag(c, webhook), 201, {
+	return c.json(withETag(c, { ...webhook, ...noDeliveries }), 201, {
 		Location: `/webhooks/${webhook.id}`,
 	});
 };
@@ -54,16 +80,84 @@ export const getWebhook: AppRouteHandler<typeof routes.getWebhook> = async (
 		c.var.db,
 		c.req.valid("param").webhookId,
 	);
-	return c.json(withETag(c, webhook), 200);
+	return c.json(withETag(c, await withDeliveryState(c, webhook)), 200);
+};
+
+export const updateWebhook: AppRouteHandler<
+	typeof routes.updateWebhook
+> = async (c) => {
+	const patch = c.req.valid("json");
+	if (patch.url !== undefined) requireHttps(c, patch.url);
+	const { webhook, config } = await queries.updateWebhook(
+		c.var.db,
+		c.req.valid("param").webhookId,
+		patch,
+		ifMatch(c),
+	);
+	const delivery = await endpointOf(c.env, webhook.id).configure(
+		config,
+		c.var.now(),
+		patch.disabled,
+	);
+	return c.json(withETag(c, { ...webhook, ...delivery }), 200);
+};
+
+export const rotateWebhookSecret: AppRouteHandler<
+	typeof routes.rotateWebhookSecret
+> = async (c) => {
+	const now = c.var.now();
+	const secret = newSecret();
+	const { webhook, config } = await queries.rotateWebhookSecret(
+		c.var.db,
+		c.req.valid("param").webhookId,
+		secret,
+		ifMatch(c),
+		now,
+	);
+	const delivery = await endpointOf(c.env, webhook.id).configure(config, now);
+	return c.json(withETag(c, { ...webhook, ...delivery, secret }), 200);
+};
+
+export const replayWebhook: AppRouteHandler<
+	typeof routes.replayWebhook
+> = async (c) => {
+	const { webhook, config } = await queries.getEndpoint(
+		c.var.db,
+		c.req.valid("param").webhookId,
+	);
+	await endpointOf(c.env, webhook.id).replay(
+		config,
+		{
+			after: c.req.valid("json").after,
+			events: webhook.events,
+			createdAt: webhook.createdAt,
+		},
+		c.var.now(),
+	);
+	return c.body(null, 202);
+};
+
+export const listWebhookDeliveries: AppRouteHandler<
+	typeof routes.listWebhookDeliveries
+> = async (c) => {
+	const { webhookId } = c.req.valid("param");
+	// The webhook must exist: an endpoint that never received anything has an empty log too.
+	await queries.getWebhook(c.var.db, webhookId);
+	const endpoint = endpointOf(c.env, webhookId);
+	const page = await listPage(
+		c,
+		c.req.valid("query"),
+		({ after, limit }) => endpoint.deliveries(after, limit + 1),
+		byId,
+	);
+	return c.json(page, 200);
 };
 
 export const deleteWebhook: AppRouteHandler<
 	typeof routes.deleteWebhook
 > = async (c) => {
-	await queries.deleteWebhook(
-		c.var.db,
-		c.req.valid("param").webhookId,
-		ifMatch(c),
-	);
+	const { webhookId } = c.req.valid("param");
+	await queries.deleteWebhook(c.var.db, webhookId, ifMatch(c));
+	await endpointOf(c.env, webhookId).forget();
 	return c.body(null, 204);
 };

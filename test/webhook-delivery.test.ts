@@ -1,0 +1,418 @@
+import { env } from "cloudflare:workers";
+import { Webhook as Verifier } from "standardwebhooks";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+	anonymous,
+	api,
+	createCategory,
+	testApp,
+	testNow,
+	token,
+} from "./support/api";
+import {
+	attemptsOf,
+	createWebhook,
+	deleteWebhooks,
+	deliverAt,
+	hour,
+	later,
+	minute,
+	mockReceivers,
+	newestEvent,
+	type Received,
+	second,
+	sweepAt,
+	webhookState,
+} from "./support/webhooks";
+
+afterEach(async () => {
+	vi.restoreAllMocks();
+	await deleteWebhooks();
+});
+
+const laterApp = testApp({ now: later });
+
+/** A request at {@link later}, so that what it schedules is due only when the test delivers. */
+const sendLater = (method: string, path: string, body?: unknown) =>
+	laterApp(path, {
+		method,
+		headers: {
+			authorization: `Bearer ${token}`,
+			...(body !== undefined && { "content-type": "application/json" }),
+		},
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+
+/** A new category, and its `category.created` event id. */
+const categoryEvent = async () => {
+	const category = await createCategory();
+	return { category, eventId: await newestEvent(`/categories/${category.id}`) };
+};
+
+const failing =
+	(status: number, headers: Record<string, string> = {}) =>
+	() =>
+		new Response(null, { status, headers });
+
+/** The newest attempt of the webhook's log. */
+const lastAttempt = async (id: number) => (await attemptsOf(id))[0];
+
+/** Verifies a received delivery with the standardwebhooks library, as of the instant `at`. */
+const verify = (secret: string, request: Received, at: number) => {
+	vi.setSystemTime(at);
+	try {
+		return new Verifier(secret).verify(request.body, request.headers);
+	} finally {
+		vi.useRealTimers();
+	}
+};
+
+describe("a delivery", () => {
+	it("is the event, POSTed with a User-Agent and signed per Standard Webhooks, which the standardwebhooks library verifies", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		const { category, eventId } = await categoryEvent();
+		await sweepAt(later);
+		await deliverAt(webhook.id, later);
+		const [request] = receivers.received(webhook.url);
+		expect(request.method).toBe("POST");
+		expect(request.redirect).toBe("manual");
+		expect(request.headers["content-type"]).toBe("application/json");
+		expect(request.headers["user-agent"]).toMatch(/^Petstore-Webhooks\//);
+		expect(request.headers["webhook-timestamp"]).toBe(String(later / 1000));
+		expect(verify(webhook.secret, request, later)).toEqual({
+			id: eventId,
+			type: "category.created",
+			createdAt: new Date(testNow).toISOString(),
+			data: category,
+		});
+		expect(() => verify(webhook.secret, request, later + hour)).toThrow();
+		expect(await lastAttempt(webhook.id)).toMatchObject({
+			eventId,
+			attempt: 1,
+			status: 204,
+			error: null,
+			outcome: "delivered",
+			nextAttemptAt: null,
+		});
+	});
+
+	it("goes to each webhook that receives its type, from the webhook's creation on", async () => {
+		const receivers = mockReceivers();
+		const categories = await createWebhook(["category.created"]);
+		const pets = await createWebhook(["pet.created"]);
+		const { eventId } = await categoryEvent();
+		const newer = await (
+			await testApp({ now: testNow + minute })("/webhooks", {
+				method: "POST",
+				headers: {
+					authorization: `Bearer ${token}`,
+					"content-type": "application/json",
+				},
+				body: JSON.stringify({
+					url: `${categories.url}/newer`,
+					events: ["category.created"],
+				}),
+			})
+		).json<{ id: number; url: string }>();
+		await sweepAt(later);
+		for (const { id } of [categories, pets, newer]) await deliverAt(id, later);
+		const { ids } = receivers;
+		expect(ids(categories.url)).toContain(`evt_${eventId}`);
+		expect(ids(pets.url)).not.toContain(`evt_${eventId}`);
+		expect(ids(newer.url)).not.toContain(`evt_${eventId}`);
+	});
+
+	it("is sent once when the sweep hands its event over twice", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		const { eventId } = await categoryEvent();
+		await sweepAt(later);
+		await deliverAt(webhook.id, later);
+		// As after a crash between handing the event over and marking it: the same event again.
+		await env.DB.prepare("UPDATE events SET fanned_out_at = NULL WHERE id = ?")
+			.bind(eventId)
+			.run();
+		await sweepAt(later + minute);
+		await deliverAt(webhook.id, later + minute);
+		expect(
+			receivers.ids(webhook.url).filter((id) => id === `evt_${eventId}`),
+		).toHaveLength(1);
+	});
+});
+
+describe("retries", () => {
+	const steps = [
+		5 * second,
+		30 * second,
+		2 * minute,
+		15 * minute,
+		hour,
+		4 * hour,
+		10 * hour,
+		10 * hour,
+	];
+
+	it("come at once, then after 5 s, 30 s, 2 min, 15 min, 1 h, 4 h, 10 h and 10 h, each up to 20% later; the last failure is recorded as exhausted and, after 24 hours without a success, disables the endpoint", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		receivers.answer(webhook.url, failing(500));
+		const { eventId } = await categoryEvent();
+		await sweepAt(later);
+		let now = later;
+		for (const [index, step] of steps.entries()) {
+			await deliverAt(webhook.id, now);
+			const attempt = await lastAttempt(webhook.id);
+			expect(attempt).toMatchObject({
+				eventId,
+				attempt: index + 1,
+				status: 500,
+				outcome: "retrying",
+			});
+			const wait = Date.parse(attempt.nextAttemptAt ?? "") - now;
+			expect(wait).toBeGreaterThanOrEqual(step);
+			expect(wait).toBeLessThanOrEqual(step * 1.2);
+			// Not a moment before it is due.
+			await deliverAt(webhook.id, now + wait - 1);
+			expect((await lastAttempt(webhook.id)).attempt).toBe(index + 1);
+			now += wait;
+		}
+		expect(now - later).toBeGreaterThan(25 * hour);
+		await deliverAt(webhook.id, now);
+		expect(await lastAttempt(webhook.id)).toMatchObject({
+			attempt: 9,
+			outcome: "exhausted",
+			nextAttemptAt: null,
+		});
+		expect(await webhookState(webhook.id)).toMatchObject({
+			disabled: true,
+			failures: 9,
+			lastStatus: 500,
+		});
+		const [disabled] = await (
+			await anonymous(
+				`/events?subject=${encodeURIComponent(`/webhooks/${webhook.id}`)}`,
+			)
+		).json<{ type: string; data: unknown }[]>();
+		expect(disabled).toMatchObject({
+			type: "webhook.disabled",
+			data: { id: webhook.id, disabled: true, failures: 9, lastStatus: 500 },
+		});
+		await deliverAt(webhook.id, now + 10 * hour);
+		expect(receivers.received(webhook.url)).toHaveLength(9);
+	});
+
+	it("keep an endpoint enabled while it succeeds now and then, however long it fails in between", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		let status = 500;
+		receivers.answer(webhook.url, () => new Response(null, { status }));
+		await categoryEvent();
+		await sweepAt(later);
+		await deliverAt(webhook.id, later);
+		status = 204;
+		await categoryEvent();
+		await sweepAt(later + 20 * hour);
+		await deliverAt(webhook.id, later + 20 * hour);
+		status = 500;
+		await categoryEvent();
+		await sweepAt(later + 30 * hour);
+		await deliverAt(webhook.id, later + 30 * hour);
+		expect(await webhookState(webhook.id)).toMatchObject({
+			disabled: false,
+			lastStatus: 500,
+		});
+	});
+
+	it("honour a longer Retry-After on 429 and 503, as seconds or a date, and ignore it on other statuses", async () => {
+		const receivers = mockReceivers();
+		const cases: [number, string, number][] = [
+			[503, "120", 120 * second],
+			[429, new Date(later + 10 * minute).toUTCString(), 10 * minute],
+			[500, "120", 5 * second],
+			[503, "1", 5 * second],
+		];
+		for (const [status, retryAfter, wait] of cases) {
+			const webhook = await createWebhook(["category.created"]);
+			receivers.answer(
+				webhook.url,
+				failing(status, { "retry-after": retryAfter }),
+			);
+			await categoryEvent();
+			await sweepAt(later);
+			await deliverAt(webhook.id, later);
+			const next = Date.parse(
+				(await lastAttempt(webhook.id)).nextAttemptAt ?? "",
+			);
+			expect(next - later).toBeGreaterThanOrEqual(wait);
+			expect(next - later).toBeLessThanOrEqual(Math.max(wait, 6 * second));
+			await api(`/webhooks/${webhook.id}`, { method: "DELETE" });
+		}
+	});
+
+	it("count a redirect as a failure and do not follow it", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		receivers.answer(
+			webhook.url,
+			failing(302, { location: "https://elsewhere.example/" }),
+		);
+		await categoryEvent();
+		await sweepAt(later);
+		await deliverAt(webhook.id, later);
+		expect(await lastAttempt(webhook.id)).toMatchObject({
+			status: 302,
+			outcome: "retrying",
+			error: expect.stringContaining("redirects are not followed"),
+		});
+		expect(receivers.fetch).toHaveBeenCalledTimes(1);
+	});
+
+	it("record no answer as status 0", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		receivers.answer(webhook.url, () => {
+			throw new TypeError("connection refused");
+		});
+		await categoryEvent();
+		await sweepAt(later);
+		await deliverAt(webhook.id, later);
+		expect(await lastAttempt(webhook.id)).toMatchObject({
+			status: 0,
+			outcome: "retrying",
+			error: "no answer: connection refused",
+		});
+	});
+});
+
+describe("410 Gone and re-enabling", () => {
+	it("disables the endpoint at once, records webhook.disabled, and a re-enabled endpoint gets what was waiting", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		let status = 410;
+		receivers.answer(webhook.url, () => new Response(null, { status }));
+		const { eventId } = await categoryEvent();
+		await sweepAt(later);
+		await deliverAt(webhook.id, later);
+		expect(await lastAttempt(webhook.id)).toMatchObject({
+			status: 410,
+			outcome: "disabled",
+		});
+		expect(await webhookState(webhook.id)).toMatchObject({ disabled: true });
+		expect(await newestEvent(`/webhooks/${webhook.id}`)).toBeGreaterThan(
+			eventId,
+		);
+		// Disabled: nothing more is attempted, and new events are not handed over.
+		await categoryEvent();
+		await sweepAt(later + hour);
+		await deliverAt(webhook.id, later + hour);
+		expect(receivers.received(webhook.url)).toHaveLength(1);
+
+		status = 204;
+		const enabled = await sendLater("PATCH", `/webhooks/${webhook.id}`, {
+			disabled: false,
+		});
+		expect(await enabled.json()).toMatchObject({ disabled: false });
+		await deliverAt(webhook.id, later + 2 * hour);
+		expect(await lastAttempt(webhook.id)).toMatchObject({
+			eventId,
+			attempt: 2,
+			outcome: "delivered",
+		});
+	});
+
+	it("pauses the endpoint while updateWebhook says disabled: true", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		await categoryEvent();
+		await sweepAt(later);
+		await sendLater("PATCH", `/webhooks/${webhook.id}`, { disabled: true });
+		await deliverAt(webhook.id, later);
+		expect(receivers.received(webhook.url)).toHaveLength(0);
+	});
+});
+
+describe("isolation", () => {
+	it("delivers to a healthy endpoint while another hangs", async () => {
+		const receivers = mockReceivers();
+		const hung = await createWebhook(["category.created"]);
+		const healthy = await createWebhook(["category.created"]);
+		let released = false;
+		// Polls rather than waits on a promise: the endpoint's I/O cannot be resolved from the test's context.
+		receivers.answer(hung.url, async () => {
+			while (!released) await new Promise((wake) => setTimeout(wake, 10));
+			return new Response(null, { status: 204 });
+		});
+		const { eventId } = await categoryEvent();
+		await sweepAt(later);
+		let hungDone = false;
+		const hanging = deliverAt(hung.id, later).then(() => {
+			hungDone = true;
+		});
+		await deliverAt(healthy.id, later);
+		expect(await lastAttempt(healthy.id)).toMatchObject({
+			eventId,
+			outcome: "delivered",
+		});
+		await vi.waitFor(() =>
+			expect(receivers.received(hung.url)).toHaveLength(1),
+		);
+		expect(hungDone).toBe(false);
+		released = true;
+		await hanging;
+		expect(await lastAttempt(hung.id)).toMatchObject({ outcome: "delivered" });
+	});
+});
+
+describe("replay", () => {
+	it("re-sends the events the webhook receives after an id, each from its first attempt", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		const first = await categoryEvent();
+		const second = await categoryEvent();
+		await createWebhook(["pet.created"]);
+		await sweepAt(later);
+		await deliverAt(webhook.id, later);
+		const replayed = await sendLater("POST", `/webhooks/${webhook.id}/replay`, {
+			after: first.eventId,
+		});
+		expect(replayed.status).toBe(202);
+		await deliverAt(webhook.id, later + hour);
+		const ids = receivers.ids(webhook.url);
+		expect(ids.filter((id) => id === `evt_${first.eventId}`)).toHaveLength(1);
+		expect(ids.filter((id) => id === `evt_${second.eventId}`)).toHaveLength(2);
+		expect(await lastAttempt(webhook.id)).toMatchObject({
+			eventId: second.eventId,
+			attempt: 1,
+			outcome: "delivered",
+		});
+	});
+});
+
+describe("rotating the secret", () => {
+	it("signs with both secrets for 24 hours, each verified by the standardwebhooks library, then with the new one alone", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		const rotated = await sendLater(
+			"POST",
+			`/webhooks/${webhook.id}/rotate-secret`,
+		);
+		const { secret } = await rotated.json<{ secret: string }>();
+		await categoryEvent();
+		await sweepAt(later + hour);
+		await deliverAt(webhook.id, later + hour);
+		const [during] = receivers.received(webhook.url);
+		const signatures = during.headers["webhook-signature"].split(" ");
+		expect(signatures).toHaveLength(2);
+		for (const key of [secret, webhook.secret]) {
+			expect(verify(key, during, later + hour)).toHaveProperty("id");
+		}
+		await categoryEvent();
+		await sweepAt(later + 25 * hour);
+		await deliverAt(webhook.id, later + 25 * hour);
+		const after = receivers.received(webhook.url)[1];
+		expect(after.headers["webhook-signature"].split(" ")).toHaveLength(1);
+		expect(verify(secret, after, later + 25 * hour)).toHaveProperty("id");
+		expect(() => verify(webhook.secret, after, later + 25 * hour)).toThrow();
+	});
+});
