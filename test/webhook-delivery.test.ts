@@ -1,20 +1,15 @@
 import { env } from "cloudflare:workers";
 import { Webhook as Verifier } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { anonymous, api, testApp, testNow, token } from "./support/api";
 import {
-	anonymous,
-	api,
-	createCategory,
-	testApp,
-	testNow,
-	token,
-} from "./support/api";
-import {
-	attemptsOf,
+	attemptedOnce,
+	categoryEvent,
 	createWebhook,
 	deleteWebhooks,
 	deliverAt,
 	hour,
+	lastAttempt,
 	later,
 	minute,
 	mockReceivers,
@@ -43,19 +38,10 @@ const sendLater = (method: string, path: string, body?: unknown) =>
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 
-/** A new category, and its `category.created` event id. */
-const categoryEvent = async () => {
-	const category = await createCategory();
-	return { category, eventId: await newestEvent(`/categories/${category.id}`) };
-};
-
 const failing =
 	(status: number, headers: Record<string, string> = {}) =>
 	() =>
 		new Response(null, { status, headers });
-
-/** The newest attempt of the webhook's log. */
-const lastAttempt = async (id: number) => (await attemptsOf(id))[0];
 
 /** Verifies a received delivery with the standardwebhooks library, as of the instant `at`. */
 const verify = (secret: string, request: Received, at: number) => {
@@ -69,11 +55,7 @@ const verify = (secret: string, request: Received, at: number) => {
 
 describe("a delivery", () => {
 	it("is the event, POSTed with a User-Agent and signed per Standard Webhooks, which the standardwebhooks library verifies", async () => {
-		const receivers = mockReceivers();
-		const webhook = await createWebhook(["category.created"]);
-		const { category, eventId } = await categoryEvent();
-		await sweepAt(later);
-		await deliverAt(webhook.id, later);
+		const { receivers, webhook, category, eventId } = await attemptedOnce();
 		const [request] = receivers.received(webhook.url);
 		expect(request.method).toBe("POST");
 		expect(request.redirect).toBe("manual");
@@ -154,14 +136,9 @@ describe("retries", () => {
 	];
 
 	it("come at once, then after 5 s, 30 s, 2 min, 15 min, 1 h, 4 h, 10 h and 10 h, each up to 20% later; the last failure is recorded as exhausted and, after 24 hours without a success, disables the endpoint", async () => {
-		const receivers = mockReceivers();
-		const webhook = await createWebhook(["category.created"]);
-		receivers.answer(webhook.url, failing(500));
-		const { eventId } = await categoryEvent();
-		await sweepAt(later);
+		const { receivers, webhook, eventId } = await attemptedOnce(failing(500));
 		let now = later;
 		for (const [index, step] of steps.entries()) {
-			await deliverAt(webhook.id, now);
 			const attempt = await lastAttempt(webhook.id);
 			expect(attempt).toMatchObject({
 				eventId,
@@ -176,9 +153,9 @@ describe("retries", () => {
 			await deliverAt(webhook.id, now + wait - 1);
 			expect((await lastAttempt(webhook.id)).attempt).toBe(index + 1);
 			now += wait;
+			await deliverAt(webhook.id, now);
 		}
 		expect(now - later).toBeGreaterThan(25 * hour);
-		await deliverAt(webhook.id, now);
 		expect(await lastAttempt(webhook.id)).toMatchObject({
 			attempt: 9,
 			outcome: "exhausted",
@@ -225,7 +202,6 @@ describe("retries", () => {
 	});
 
 	it("honour a longer Retry-After on 429 and 503, as seconds or a date, and ignore it on other statuses", async () => {
-		const receivers = mockReceivers();
 		const cases: [number, string, number][] = [
 			[503, "120", 120 * second],
 			[429, new Date(later + 10 * minute).toUTCString(), 10 * minute],
@@ -233,14 +209,9 @@ describe("retries", () => {
 			[503, "1", 5 * second],
 		];
 		for (const [status, retryAfter, wait] of cases) {
-			const webhook = await createWebhook(["category.created"]);
-			receivers.answer(
-				webhook.url,
+			const { webhook } = await attemptedOnce(
 				failing(status, { "retry-after": retryAfter }),
 			);
-			await categoryEvent();
-			await sweepAt(later);
-			await deliverAt(webhook.id, later);
 			const next = Date.parse(
 				(await lastAttempt(webhook.id)).nextAttemptAt ?? "",
 			);
@@ -251,15 +222,9 @@ describe("retries", () => {
 	});
 
 	it("count a redirect as a failure and do not follow it", async () => {
-		const receivers = mockReceivers();
-		const webhook = await createWebhook(["category.created"]);
-		receivers.answer(
-			webhook.url,
+		const { receivers, webhook } = await attemptedOnce(
 			failing(302, { location: "https://elsewhere.example/" }),
 		);
-		await categoryEvent();
-		await sweepAt(later);
-		await deliverAt(webhook.id, later);
 		expect(await lastAttempt(webhook.id)).toMatchObject({
 			status: 302,
 			outcome: "retrying",
@@ -269,14 +234,9 @@ describe("retries", () => {
 	});
 
 	it("record no answer as status 0", async () => {
-		const receivers = mockReceivers();
-		const webhook = await createWebhook(["category.created"]);
-		receivers.answer(webhook.url, () => {
+		const { webhook } = await attemptedOnce(() => {
 			throw new TypeError("connection refused");
 		});
-		await categoryEvent();
-		await sweepAt(later);
-		await deliverAt(webhook.id, later);
 		expect(await lastAttempt(webhook.id)).toMatchObject({
 			status: 0,
 			outcome: "retrying",
@@ -287,13 +247,10 @@ describe("retries", () => {
 
 describe("410 Gone and re-enabling", () => {
 	it("disables the endpoint at once, records webhook.disabled, and a re-enabled endpoint gets what was waiting", async () => {
-		const receivers = mockReceivers();
-		const webhook = await createWebhook(["category.created"]);
 		let status = 410;
-		receivers.answer(webhook.url, () => new Response(null, { status }));
-		const { eventId } = await categoryEvent();
-		await sweepAt(later);
-		await deliverAt(webhook.id, later);
+		const { receivers, webhook, eventId } = await attemptedOnce(
+			() => new Response(null, { status }),
+		);
 		expect(await lastAttempt(webhook.id)).toMatchObject({
 			status: 410,
 			outcome: "disabled",

@@ -3,7 +3,6 @@ import {
 	anonymous,
 	api,
 	collectPages,
-	createCategory,
 	expectError,
 	send,
 	testApp,
@@ -11,14 +10,15 @@ import {
 } from "./support/api";
 import {
 	type Attempt,
+	attemptedOnce,
 	type CreatedWebhook,
+	categoryEvent,
 	createWebhook,
 	deleteWebhooks,
 	deliverAt,
 	hour,
 	later,
 	minute,
-	mockReceivers,
 	newestEvent,
 	receiverUrl,
 	sweepAt,
@@ -149,10 +149,6 @@ describe("the nudge after a write", () => {
 	});
 });
 
-/** A new category's `category.created` event id. */
-const categoryEvent = async () =>
-	newestEvent(`/categories/${(await createCategory()).id}`);
-
 describe("updateWebhook", () => {
 	it("changes the URL and the event types, honouring If-Match", async () => {
 		const webhook = await createWebhook(["pet.created"]);
@@ -183,12 +179,9 @@ describe("updateWebhook", () => {
 	});
 
 	it("sends pending deliveries to the new URL", async () => {
-		const receivers = mockReceivers();
-		const webhook = await createWebhook(["category.created"]);
-		receivers.answer(webhook.url, () => new Response(null, { status: 500 }));
-		const eventId = await categoryEvent();
-		await sweepAt(later);
-		await deliverAt(webhook.id, later);
+		const { receivers, webhook, eventId } = await attemptedOnce(
+			() => new Response(null, { status: 500 }),
+		);
 		const url = receiverUrl();
 		await send("PATCH", `/webhooks/${webhook.id}`, { url });
 		const before = receivers.received(webhook.url).length;
@@ -220,26 +213,29 @@ describe("updateWebhook", () => {
 
 describe("delivery state and the ETag", () => {
 	it("shows each webhook's delivery state, which never changes its ETag", async () => {
-		const receivers = mockReceivers();
-		const webhook = await createWebhook(["category.created"]);
-		receivers.answer(webhook.url, () => new Response(null, { status: 503 }));
-		const etag = (await api(`/webhooks/${webhook.id}`)).headers.get("etag");
-		await categoryEvent();
-		await sweepAt(later);
-		await deliverAt(webhook.id, later);
-		const shown = await api(`/webhooks/${webhook.id}`);
-		expect(shown.headers.get("etag")).toBe(etag);
-		expect(await shown.json()).toMatchObject({
+		const { webhook } = await attemptedOnce(
+			() => new Response(null, { status: 503 }),
+		);
+		const first = await api(`/webhooks/${webhook.id}`);
+		const etag = first.headers.get("etag");
+		expect(await first.json()).toMatchObject({
 			failures: 1,
 			lastStatus: 503,
 			lastAttemptAt: new Date(later).toISOString(),
 			disabled: false,
 		});
+		await deliverAt(webhook.id, later + minute);
+		const shown = await api(`/webhooks/${webhook.id}`);
+		expect(shown.headers.get("etag")).toBe(etag);
+		expect(await shown.json()).toMatchObject({
+			failures: 2,
+			lastAttemptAt: new Date(later + minute).toISOString(),
+		});
 		const listed = await (await api("/webhooks?limit=100")).json<
 			CreatedWebhook[]
 		>();
 		expect(listed.find(({ id }) => id === webhook.id)).toMatchObject({
-			failures: 1,
+			failures: 2,
 			lastStatus: 503,
 		});
 		// A busy webhook can still be deleted by its ETag.
@@ -299,10 +295,10 @@ describe("replayWebhook", () => {
 
 describe("listWebhookDeliveries", () => {
 	it("pages through the attempts, newest first", async () => {
-		const receivers = mockReceivers();
-		const webhook = await createWebhook(["category.created"]);
-		receivers.answer(webhook.url, () => new Response(null, { status: 500 }));
-		const events = [await categoryEvent(), await categoryEvent()];
+		const { webhook, eventId } = await attemptedOnce(
+			() => new Response(null, { status: 500 }),
+		);
+		const events = [eventId, (await categoryEvent()).eventId];
 		await sweepAt(later);
 		await deliverAt(webhook.id, later);
 		await deliverAt(webhook.id, later + minute);
@@ -346,12 +342,9 @@ describe("listWebhookDeliveries", () => {
 	});
 
 	it("forgets a deleted webhook's deliveries: none is attempted again", async () => {
-		const receivers = mockReceivers();
-		const webhook = await createWebhook(["category.created"]);
-		receivers.answer(webhook.url, () => new Response(null, { status: 500 }));
-		await categoryEvent();
-		await sweepAt(later);
-		await deliverAt(webhook.id, later);
+		const { receivers, webhook } = await attemptedOnce(
+			() => new Response(null, { status: 500 }),
+		);
 		expect(
 			(await api(`/webhooks/${webhook.id}`, { method: "DELETE" })).status,
 		).toBe(204);

@@ -92,6 +92,16 @@ export const endpointStore = (sql: SqlStorage) => {
 	sql.exec(schema);
 	const rows = <T>(query: string, ...bindings: SqlStorageValue[]) =>
 		sql.exec<Row>(query, ...bindings).toArray() as T[];
+	const insert = (deliveries: Delivery[], now: number, onConflict: string) => {
+		for (const { eventId, body } of deliveries) {
+			sql.exec(
+				`INSERT INTO deliveries (event_id, body, next_at) VALUES (?, ?, ?) ON CONFLICT (event_id) ${onConflict}`,
+				eventId,
+				body,
+				now,
+			);
+		}
+	};
 
 	return {
 		endpoint: (): Endpoint | undefined => {
@@ -141,29 +151,16 @@ export const endpointStore = (sql: SqlStorage) => {
 		},
 
 		/** Holds new deliveries, due at `now`; an event already held (or settled within a day) is ignored. */
-		hold: (deliveries: Delivery[], now: number) => {
-			for (const { eventId, body } of deliveries) {
-				sql.exec(
-					"INSERT INTO deliveries (event_id, body, next_at) VALUES (?, ?, ?) ON CONFLICT (event_id) DO NOTHING",
-					eventId,
-					body,
-					now,
-				);
-			}
-		},
+		hold: (deliveries: Delivery[], now: number) =>
+			insert(deliveries, now, "DO NOTHING"),
 
 		/** Holds deliveries to send again from their first attempt, due at `now`, whatever became of them before. */
-		requeue: (deliveries: Delivery[], now: number) => {
-			for (const { eventId, body } of deliveries) {
-				sql.exec(
-					`INSERT INTO deliveries (event_id, body, next_at) VALUES (?, ?, ?)
-					ON CONFLICT (event_id) DO UPDATE SET body = excluded.body, attempts = 0, next_at = excluded.next_at, settled_at = NULL`,
-					eventId,
-					body,
-					now,
-				);
-			}
-		},
+		requeue: (deliveries: Delivery[], now: number) =>
+			insert(
+				deliveries,
+				now,
+				"DO UPDATE SET body = excluded.body, attempts = 0, next_at = excluded.next_at, settled_at = NULL",
+			),
 
 		/** Up to `limit` deliveries due by `now`, longest waiting first. */
 		due: (now: number, limit: number) =>

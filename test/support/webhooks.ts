@@ -8,7 +8,8 @@ import { expect, vi } from "vitest";
 import { consume } from "../../src/events/consumer";
 import { endpointOf } from "../../src/events/endpoint";
 import type { WebhookMessage } from "../../src/events/nudge";
-import { api, collectPages, send } from "./api";
+import type { WebhookDelivery } from "../../src/models/webhook-delivery";
+import { api, collectPages, createCategory, send } from "./api";
 
 /**
  * The instant the delivery tests hand events over and deliver at: after any day the suite will run on, so an
@@ -32,17 +33,8 @@ export type CreatedWebhook = {
 	lastAttemptAt: string | null;
 };
 
-export type Attempt = {
-	id: number;
-	eventId: number;
-	attempt: number;
-	status: number;
-	durationMs: number;
-	error: string | null;
-	outcome: "delivered" | "retrying" | "exhausted" | "disabled";
-	nextAttemptAt: string | null;
-	attemptedAt: string;
-};
+/** One attempt of a webhook's log, as `listWebhookDeliveries` answers it. */
+export type Attempt = WebhookDelivery;
 
 let receiverCount = 0;
 /** A receiver URL no other webhook of the test file uses. */
@@ -94,6 +86,9 @@ export const attemptsOf = async (id: number) => {
 	expect(response.status).toBe(200);
 	return response.json<Attempt[]>();
 };
+
+/** The newest attempt of the webhook's log. */
+export const lastAttempt = async (id: number) => (await attemptsOf(id))[0];
 
 /** A request a receiver got, read where it was sent (a Durable Object's I/O stays in its own context). */
 export type Received = {
@@ -148,4 +143,24 @@ export const newestEvent = async (subject: string) => {
 		`/events?subject=${encodeURIComponent(subject)}&limit=100`,
 	);
 	return items.at(-1)?.id ?? 0;
+};
+
+/** A new category, and its `category.created` event id. */
+export const categoryEvent = async () => {
+	const category = await createCategory();
+	return { category, eventId: await newestEvent(`/categories/${category.id}`) };
+};
+
+/**
+ * A new webhook for `category.created` whose receiver answers with `answer`, once a new category's event has
+ * been handed over and attempted at {@link later}.
+ */
+export const attemptedOnce = async (answer?: Answer) => {
+	const receivers = mockReceivers();
+	const webhook = await createWebhook(["category.created"]);
+	if (answer) receivers.answer(webhook.url, answer);
+	const { category, eventId } = await categoryEvent();
+	await sweepAt(later);
+	await deliverAt(webhook.id, later);
+	return { receivers, webhook, category, eventId };
 };

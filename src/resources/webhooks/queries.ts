@@ -40,7 +40,7 @@ const webhookETag = etagOf(webhooks.version);
 const withETag = { ...webhook, etag: webhookETag };
 const withEndpoint = { ...withETag, ...endpointColumns };
 
-export type StoredWebhook = Omit<Webhook, keyof DeliveryState>;
+type StoredWebhook = Omit<Webhook, keyof DeliveryState>;
 
 const webhookNotFound = (id: number) =>
 	new ApiError("not_found", `Webhook ${id} does not exist.`);
@@ -54,6 +54,12 @@ export const listWebhooks = (db: Db, page: Page): Promise<StoredWebhook[]> =>
 		.where(gt(webhooks.id, page.after))
 		.orderBy(webhooks.id)
 		.limit(page.limit + 1);
+
+const readEndpoint = (db: Db, id: number) =>
+	foundOr(
+		db.select(withEndpoint).from(webhooks).where(eq(webhooks.id, id)).get(),
+		() => webhookNotFound(id),
+	);
 
 /**
  * A webhook read with its endpoint's columns, split in two: the webhook as the API answers it (with its
@@ -71,12 +77,6 @@ const split = ({
 	webhook: { id, url, events, createdAt, disabled, etag },
 	config: configOf({ id, url, ...endpoint }),
 });
-
-const readEndpoint = (db: Db, id: number) =>
-	foundOr(
-		db.select(withEndpoint).from(webhooks).where(eq(webhooks.id, id)).get(),
-		() => webhookNotFound(id),
-	);
 
 export const getWebhook = (db: Db, id: number) =>
 	foundOr(
