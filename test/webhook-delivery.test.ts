@@ -123,6 +123,28 @@ describe("a delivery", () => {
 	});
 });
 
+describe("a backlog", () => {
+	it("is handed over in rounds of a hundred and delivered fifty a run, every event once", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		const backlog = 250;
+		await env.DB.prepare(
+			`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
+			INSERT INTO events (type, subject, created_at, data)
+			SELECT 'category.created', '/categories/' || i, ?2, json_object('id', i, 'name', 'Backlog ' || i) FROM n`,
+		)
+			.bind(backlog, new Date(testNow).toISOString())
+			.run();
+		await sweepAt(later);
+		for (let run = 1; run <= backlog / 50; run++) {
+			await deliverAt(webhook.id, later);
+		}
+		const ids = receivers.ids(webhook.url);
+		expect(new Set(ids).size).toBe(ids.length);
+		expect(ids.length).toBeGreaterThanOrEqual(backlog);
+	});
+});
+
 describe("retries", () => {
 	const steps = [
 		5 * second,

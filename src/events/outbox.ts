@@ -1,4 +1,4 @@
-import { and, asc, gt, gte, inArray, isNull } from "drizzle-orm";
+import { and, asc, gt, gte, inArray, isNull, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { events } from "../db/schema";
 import type { Delivery } from "./delivery";
@@ -26,12 +26,17 @@ export const waitingEvents = (db: Db, limit: number) =>
 		.orderBy(asc(events.id))
 		.limit(limit);
 
-/** Marks events as handed over, once every endpoint that receives them holds them. */
+/**
+ * Marks events as handed over, once every endpoint that receives them holds them. The ids travel as one JSON
+ * parameter: D1 binds at most 100 to a statement.
+ */
 export const markHandedOver = (db: Db, ids: number[], now: number) =>
 	db
 		.update(events)
 		.set({ fannedOutAt: new Date(now).toISOString() })
-		.where(inArray(events.id, ids));
+		.where(
+			sql`${events.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+		);
 
 /** What a webhook receives: the types it asked for, from its creation on. */
 export type Subscription = { events: EventType[]; createdAt: string };
