@@ -15,8 +15,8 @@ import { deliveryOf, subscribedEventsAfter } from "./outbox";
 import { disableAfter, nextAttemptAt } from "./schedule";
 
 /** Deliveries attempted per run of the alarm, and at once: a backlog is worked through run after run. */
-const runSize = 50;
-const inFlight = 10;
+const runSize = 100;
+const inFlight = 20;
 /** Events a replay reads from D1 per run. */
 const replayPage = 100;
 

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { unstable_readConfig } from "wrangler";
 import { root, startWranglerDev, wrangler } from "../support/wrangler-dev.mjs";
+import { webhookRows } from "./webhooks.mjs";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -319,3 +320,9 @@ for (const row of rows.slice(1)) print(row);
 console.log(
 	`Load: wrk -t2 -c${connections}, ${rounds} alternating rounds of ${seconds} s per side, 2xx answers only; chanfana's write and order are both its create. In-runtime: wall time per request inside workerd, local D1 included.`,
 );
+
+// Webhooks (test/bench/webhooks.mjs): their own table, measured after the load above.
+console.log("\n| webhooks | |\n| --- | --- |");
+for (const [label, value] of await webhookRows()) {
+	console.log(`| ${label} | ${value} |`);
+}

@@ -24,8 +24,8 @@ export const wrangler = (args) => {
 
 /**
  * `wrangler dev` for `config` on 127.0.0.1:`port`, its D1 migrated (and seeded with `seed` SQL, if given)
- * in a new directory, its secrets read from `envFile` when given. Resolves once the Worker answers `probe`;
- * `stop()` ends it.
+ * in a new directory (`state`), its secrets read from `envFile` when given. Resolves once the Worker answers
+ * `probe`; `stop()` ends it.
  */
 export const startWranglerDev = async ({
 	config = "wrangler.toml",
@@ -62,7 +62,7 @@ export const startWranglerDev = async ({
 	for (let attempt = 0; attempt < 150; attempt++) {
 		try {
 			await fetch(`${base}${probe}`);
-			return { base, stop: () => child.kill() };
+			return { base, state, stop: () => child.kill() };
 		} catch {
 			await sleep(200);
 		}
