@@ -1,12 +1,15 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { except } from "hono/combine";
 import { cors } from "hono/cors";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
+import * as resources from "./db/resources";
 import type { AppEnv } from "./env";
+import { nudgeOutbox } from "./events/nudge";
 import { health } from "./health";
 import { limitBody } from "./http/body-limit";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
-import { secureDefaults } from "./http/secure-headers";
+import { apiSecurityHeaders, pageSecurityHeaders } from "./http/secure-headers";
 import { bookmarkHeader } from "./http/session";
 import { validationHook } from "./http/validation";
 import { Order } from "./models/order";
@@ -18,6 +21,9 @@ import { inventoryRouter } from "./resources/inventory";
 import { ordersRouter } from "./resources/orders";
 import { petsRouter } from "./resources/pets";
 import { webhooksRouter } from "./resources/webhooks";
+
+/** The reference page and its files (the wildcard matches `/reference` itself). */
+const referencePages = "/reference/*";
 
 /** Builds the whole API: cross-cutting middleware, the resource routers, `/doc`, `/reference` and `/health`. */
 export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
@@ -31,7 +37,8 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	app.openAPIRegistry.register("Order", Order);
 	// Outermost first: every response, preflights included, gets an id and secure headers. Workers Logs'
 	// invocation logs (`[observability]`) record each request's method, URL, status and duration.
-	app.use(requestId(), secureDefaults);
+	app.use(requestId(), except(referencePages, apiSecurityHeaders));
+	app.use(referencePages, pageSecurityHeaders);
 	app.use(
 		cors({
 			origin: "*",
@@ -65,6 +72,11 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		c.set("now", now);
 		await next();
 	});
+	// Writes to these record events (src/db/outbox.ts): once one has succeeded, the outbox is nudged. A
+	// wildcard matches the collection's own path too.
+	for (const { path } of Object.values(resources)) {
+		app.use(`${path}/*`, nudgeOutbox);
+	}
 
 	const routes = app
 		.route("/", petsRouter)

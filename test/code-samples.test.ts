@@ -51,7 +51,7 @@ describe("every operation's curl sample", () => {
 			await env.DB.batch(
 				fixture(operationId).map((sql) => env.DB.prepare(sql)),
 			);
-			const response = await testApp()(requestOf(curl));
+			const response = await testApp().request(requestOf(curl));
 			expect(response.status, `${operationId}: ${curl}`).toBe(success);
 		}
 	});

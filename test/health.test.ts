@@ -17,9 +17,9 @@ describe("GET /health", () => {
 			...session,
 			withSession: () => session,
 		} as unknown as D1Database;
-		const response = await testApp({ bindings: { DB: unreachable } })(
-			"/health",
-		);
+		const response = await testApp({
+			bindings: { DB: unreachable },
+		}).anonymous("/health");
 		await expectError(response, 503, "unavailable");
 	});
 });

@@ -26,7 +26,7 @@ describe("the README's curl examples", () => {
 	it.each(examples)(
 		"$command answers what the README shows",
 		async ({ command, output }) => {
-			const response = await testApp()(requestOf(command));
+			const response = await testApp().request(requestOf(command));
 			expect(response.status).toBeLessThan(300);
 			expect(await response.json()).toEqual(JSON.parse(output));
 		},

@@ -17,7 +17,6 @@ import {
 	stockedPet,
 	testApp,
 	testNow,
-	token,
 } from "./support/api";
 
 type CreatedWebhook = {
@@ -120,13 +119,9 @@ describe("webhooks: hostile input", () => {
 		});
 		for (const url of [receiver, "http://localhost:9999/hook"]) {
 			const error = await expectError(
-				await deployed("/webhooks", {
-					method: "POST",
-					headers: {
-						authorization: `Bearer ${token}`,
-						"content-type": "application/json",
-					},
-					body: JSON.stringify({ url, events: ["pet.created"] }),
+				await deployed.send("POST", "/webhooks", {
+					url,
+					events: ["pet.created"],
 				}),
 				400,
 				"validation_error",
@@ -276,14 +271,11 @@ describe("delivery", () => {
 
 	it("gives a new webhook what happens from its creation on, not what came before", async () => {
 		const pet = await stockedPet(1);
-		const later = await testApp({ now: testNow + 60_000 })("/webhooks", {
-			method: "POST",
-			headers: {
-				authorization: `Bearer ${token}`,
-				"content-type": "application/json",
-			},
-			body: JSON.stringify({ url: receiver, events: ["pet.created"] }),
-		});
+		const later = await testApp({ now: testNow + 60_000 }).send(
+			"POST",
+			"/webhooks",
+			{ url: receiver, events: ["pet.created"] },
+		);
 		const webhook = await later.json<CreatedWebhook>();
 		const sent = vi.spyOn(env.WEBHOOK_QUEUE, "sendBatch");
 		await runDelivery({ kind: "sweep" });
@@ -308,14 +300,7 @@ describe("the nudge after a write", () => {
 		vi.spyOn(console, "error").mockImplementation(() => {});
 		const category = await testApp({
 			bindings: { WEBHOOK_QUEUE: unreachable },
-		})("/categories", {
-			method: "POST",
-			headers: {
-				authorization: `Bearer ${token}`,
-				"content-type": "application/json",
-			},
-			body: JSON.stringify({ name: "Nudged" }),
-		});
+		}).send("POST", "/categories", { name: "Nudged" });
 		expect(category.status).toBe(201);
 		const { id } = await category.json<{ id: number }>();
 		expect(await eventOf(`/categories/${id}`)).toBeGreaterThan(0);

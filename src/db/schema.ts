@@ -7,7 +7,7 @@ import {
 	text,
 	uniqueIndex,
 } from "drizzle-orm/sqlite-core";
-import type { EventType } from "../events/types";
+import type { EventType } from "../models/event-types";
 import { limits } from "../models/limits";
 import { petStatuses } from "../models/pet-status";
 

@@ -63,7 +63,9 @@ const honoClient = (route: Sampled) => {
 			? [`param: ${JSON.stringify(examples)}`]
 			: []),
 		...(route.request?.query ? ["query: {}"] : []),
-		...(route.request?.headers ? ["header: {}"] : []),
+		...(route.request?.headers || ("idempotent" in route && route.idempotent)
+			? ["header: {}"]
+			: []),
 		...(body === undefined ? [] : [`json: ${JSON.stringify(body)}`]),
 	];
 	return [

@@ -1,7 +1,12 @@
 import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import { z } from "@hono/zod-openapi";
 import { ErrorBody } from "../models/error";
-import { type ErrorCode, errorCodes, type StatusOf, statusOf } from "./errors";
+import {
+	type ErrorCode,
+	errorCodes,
+	type StatusOf,
+	statusOf,
+} from "../models/error-codes";
 
 /** A response header as the document states it. */
 export type ResponseHeader = {

@@ -1,11 +1,11 @@
 import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
-import { nudgeOutbox } from "../events/nudge";
+import type { ErrorCode } from "../models/error-codes";
 import { requireToken } from "./auth";
 import { codeSamples } from "./code-samples";
 import { notModified } from "./conditional";
-import type { ErrorCode } from "./errors";
+import { idempotencyHeader, replayedHeader } from "./idempotency";
 import {
 	deprecationHeaders,
 	deprecationNote,
@@ -21,7 +21,13 @@ import { optionalHeader } from "./validation";
 /** Who may call an operation: reads are public unless they say otherwise; every write needs the bearer token. */
 type Access =
 	| { method: "get"; auth?: "bearer" }
-	| { method: "post" | "put" | "patch" | "delete"; auth: "bearer" };
+	| {
+			method: "post";
+			auth: "bearer";
+			/** Takes an `Idempotency-Key` and replays the first response to a repeat (API.md §6). */
+			idempotent?: true;
+	  }
+	| { method: "put" | "patch" | "delete"; auth: "bearer" };
 
 type ApiRouteConfig = Omit<
 	RouteConfig,
@@ -41,12 +47,20 @@ type ApiRouteConfig = Omit<
 /** The route as `OpenAPIHono.openapi` reads it; errors are thrown, so only declared successes type handlers. */
 type ApiRoute<R extends ApiRouteConfig> = Omit<
 	R,
-	"auth" | "errors" | "lifecycle" | "tag"
-> & {
-	tags: string[];
-	security: (typeof bearer)[number][];
-	middleware: MiddlewareHandler<AppEnv>[];
-};
+	"auth" | "errors" | "idempotent" | "lifecycle" | "tag"
+> &
+	// A typed client (hono/client) sends the header an idempotent route takes.
+	(R extends { idempotent: true }
+		? {
+				request: NonNullable<R["request"]> & {
+					headers: z.ZodObject<typeof idempotencyHeader>;
+				};
+			}
+		: unknown) & {
+		tags: string[];
+		security: (typeof bearer)[number][];
+		middleware: MiddlewareHandler<AppEnv>[];
+	};
 
 /** Where the reference page (Scalar) documents an operation: its anchor, as a valid URI. */
 const documentationOf = ({ tag, method, path }: ApiRouteConfig) =>
@@ -84,7 +98,14 @@ const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
 export const apiRoute = <const R extends ApiRouteConfig>(
 	route: R,
 ): ApiRoute<R> => {
-	const { auth, errors = [], lifecycle, tag, ...config } = route;
+	const {
+		auth,
+		errors = [],
+		idempotent,
+		lifecycle,
+		tag,
+		...config
+	} = route as R & { idempotent?: true };
 	const implied: ErrorCode[] = ["validation_error", "internal_error"];
 	const middleware: MiddlewareHandler<AppEnv>[] = [];
 	const write = config.method !== "get";
@@ -102,7 +123,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	if (write) {
 		// Every request body is size-limited, including those an operation ignores.
 		implied.push("payload_too_large", "rate_limited");
-		middleware.push(limitWrites, nudgeOutbox);
+		middleware.push(limitWrites);
 	}
 	if (auth) {
 		implied.push("unauthorized");
@@ -111,6 +132,10 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	// Outside the ETag check, so that its bookmark is on every answer that reached D1, 304 included.
 	middleware.push(d1Session);
 	let headers = bookmarkParam;
+	if (idempotent) {
+		implied.push("idempotency_key_reused");
+		headers = { ...headers, ...idempotencyHeader };
+	}
 	if (item) {
 		if (write) implied.push("precondition_failed");
 		else middleware.push(notModified);
@@ -136,6 +161,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 					...((status === "200" || status === "201") &&
 						(item || write) &&
 						etagHeader),
+					...(status === "201" && idempotent && replayedHeader),
 					...("headers" in response && response.headers),
 				},
 			},
@@ -175,5 +201,6 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 		middleware,
 		request,
 		responses,
-	});
+		// The idempotency header is derived above, which TypeScript cannot follow.
+	}) as unknown as ApiRoute<R>;
 };

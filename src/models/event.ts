@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { type EventType as EventTypeName, eventTypes } from "../events/types";
 import { Category } from "./category";
+import { type EventType as EventTypeName, eventTypes } from "./event-types";
 import { Id } from "./id";
 import { InventoryItem } from "./inventory";
 import { OrderResponse } from "./order";

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { eventTypes } from "../events/types";
 import { EventType } from "./event";
+import { eventTypes } from "./event-types";
 import { Id } from "./id";
 
 /** Why a webhook URL is refused, if it is: it must be an absolute http(s) URL without credentials. */

@@ -34,6 +34,7 @@ export const createCategory = apiRoute({
 	path: "/categories",
 	auth: "bearer",
 	operationId: "createCategory",
+	idempotent: true,
 	tag,
 	summary: "Add a category",
 	description: "Names are unique, compared case-insensitively.",

@@ -2,18 +2,17 @@ import { and, count, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import {
 	autoId,
-	etagOf,
-	foundOr,
 	matchesETag,
 	oneRow,
 	probe,
 	rowState,
-	unchanged,
+	whyUnchanged,
 } from "../../db/conditional";
 import { webhooks } from "../../db/schema";
-import type { EventType } from "../../events/types";
 import { ApiError } from "../../http/errors";
+import { found, refusal } from "../../http/outcomes";
 import type { Page } from "../../http/pagination";
+import type { EventType } from "../../models/event-types";
 import type { Webhook } from "../../models/webhook";
 
 /** How many webhooks may exist at once. */
@@ -29,7 +28,7 @@ const webhook = {
 	lastStatus: webhooks.lastStatus,
 	lastAttemptAt: webhooks.lastAttemptAt,
 };
-const webhookETag = etagOf(webhooks.version);
+const webhookETag = sql<string>`'"' || ${webhooks.version} || '"'`;
 
 const webhookNotFound = (id: number) =>
 	new ApiError("not_found", `Webhook ${id} does not exist.`);
@@ -46,7 +45,7 @@ export const getWebhook = (
 	db: Db,
 	id: number,
 ): Promise<Webhook & { etag: string }> =>
-	foundOr(
+	found(
 		db
 			.select({ ...webhook, etag: webhookETag })
 			.from(webhooks)
@@ -105,5 +104,6 @@ export const deleteWebhook = async (
 			.where(and(eq(webhooks.id, id), current))
 			.returning({ id: webhooks.id }),
 	]);
-	if (deleted.length === 0) throw unchanged(state, webhookNotFound(id));
+	if (deleted.length === 0)
+		throw refusal(whyUnchanged(state), webhookNotFound(id));
 };
