@@ -13,6 +13,7 @@ export default defineConfig(async () => ({
 					// Two tokens, as during a rotation.
 					API_TOKEN: "test-token-current,test-token-next",
 					CURSOR_SECRET: "test-cursor-secret",
+					WEBHOOK_SECRET_KEY: "test-webhook-secret-key-0123456789abcdef",
 					WEBHOOKS_ALLOW_LOOPBACK: "true",
 					// Runs per fuzz property: small in CI, larger on demand.
 					FUZZ_RUNS: process.env.FUZZ_RUNS ?? "25",

@@ -1,3 +1,4 @@
+import { sealSecret } from "../../events/secret-box";
 import { ifMatch, withETag } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
 import { listPage } from "../../http/pagination";
@@ -39,12 +40,13 @@ export const createWebhook: AppRouteHandler<
 > = async (c) => {
 	const body = c.req.valid("json");
 	const url = allowedUrl(body.url, c.env);
+	const secret = newSecret();
 	const webhook = await queries.createWebhook(
 		c.var.db,
-		{ url, events: body.events, secret: newSecret() },
+		{ url, events: body.events, secret: await sealSecret(secret, c.env) },
 		c.var.now(),
 	);
-	return c.json(withETag(c, webhook), 201, {
+	return c.json(withETag(c, { ...webhook, secret }), 201, {
 		Location: `/webhooks/${webhook.id}`,
 	});
 };

@@ -11,6 +11,7 @@ import {
 	unchanged,
 } from "../../db/conditional";
 import { webhooks } from "../../db/schema";
+import type { SealedSecret } from "../../events/secret-box";
 import type { EventType } from "../../events/types";
 import { ApiError } from "../../http/errors";
 import type { Page } from "../../http/pagination";
@@ -55,10 +56,10 @@ export const getWebhook = (
 		() => webhookNotFound(id),
 	);
 
-/** Stores the webhook with its secret unless there are already {@link maxWebhooks}. */
+/** Stores the webhook with its sealed secret unless there are already {@link maxWebhooks}. */
 export const createWebhook = async (
 	db: Db,
-	fields: { url: string; events: EventType[]; secret: string },
+	fields: { url: string; events: EventType[]; secret: SealedSecret },
 	now: number,
 ) => {
 	// INSERT … SELECT: the count and the insert are one statement, so two creations cannot both pass it.
@@ -81,7 +82,7 @@ export const createWebhook = async (
 				.from(oneRow)
 				.where(lt(db.select({ n: count() }).from(webhooks), maxWebhooks)),
 		)
-		.returning({ ...webhook, secret: webhooks.secret, etag: webhookETag });
+		.returning({ ...webhook, etag: webhookETag });
 	if (!row) {
 		throw new ApiError(
 			"webhook_limit",
