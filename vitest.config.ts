@@ -21,6 +21,8 @@ export default defineConfig(async () => ({
 					README: readFileSync("README.md", "utf8"),
 					SEED_SQL: readFileSync("src/db/seed.sql", "utf8"),
 				},
+				// A database without tables, beside DB: a statement that fails there fails as in production.
+				d1Databases: { EMPTY_DB: "petstore-empty" },
 				// Writes nudge a queue nothing consumes: tests run the consumer themselves (test/webhooks.test.ts).
 				queueProducers: { WEBHOOK_QUEUE: { queueName: "test-webhooks" } },
 				queueConsumers: {},

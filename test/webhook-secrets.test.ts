@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { openSecret, sealSecret } from "../src/events/secret-box";
 import { api, expectError, send, testApp, token } from "./support/api";
+import { countingD1 } from "./support/d1";
 
 const newWebhook = {
 	url: "https://shop.example/hook",
@@ -84,5 +85,43 @@ describe("webhook secrets at rest", () => {
 			);
 		}
 		expect(await webhookCount()).toBe(before);
+	});
+});
+
+describe("webhook secrets are never logged", () => {
+	it("logs a failed insert by its query and cause, without the secret or any value bound to it", async () => {
+		const logged: string[] = [];
+		vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+			logged.push(args.map(String).join(" "));
+		});
+		// A database without the tables: the insert fails as a real statement does, with its values bound.
+		const d1 = countingD1(env.EMPTY_DB);
+		const response = await createWith({ DB: d1.binding });
+		await expectError(response, 500, "internal_error");
+
+		const sealed = d1
+			.bound()
+			.find((value): value is string => /^v1\./.test(String(value)));
+		expect(sealed).toBeDefined();
+		const secret = await openSecret(sealed ?? "", env);
+		const values = d1
+			.bound()
+			.filter((value): value is string => typeof value === "string");
+		expect(values).toEqual(
+			expect.arrayContaining([
+				newWebhook.url,
+				JSON.stringify(newWebhook.events),
+			]),
+		);
+
+		expect(logged).toHaveLength(1);
+		const [line] = logged;
+		expect(line).toContain("Failed query: insert into");
+		expect(line).toContain("no such table: webhooks");
+		expect(line).toContain(response.headers.get("x-request-id"));
+		expect(line).not.toContain("params");
+		for (const value of [secret, secret.slice("whsec_".length), ...values]) {
+			expect(line).not.toContain(value);
+		}
 	});
 });

@@ -1,16 +1,20 @@
 /**
  * The real `DB` binding, counting the calls that reach D1: statement executions (`all`, `first`, `run`,
- * `raw`), `batch` and `exec`, on the binding or on any session opened from it. Statements are unwrapped
- * before they are batched.
+ * `raw`), `batch` and `exec`, on the binding or on any session opened from it, and keeping every value bound
+ * to a statement. Statements are unwrapped before they are batched.
  */
 export const countingD1 = (db: D1Database) => {
 	let calls = 0;
+	const bound: unknown[] = [];
 	const real = new WeakMap<object, D1PreparedStatement>();
 	const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
 		const proxy = new Proxy(statement, {
 			get(target, key) {
 				if (key === "bind") {
-					return (...values: unknown[]) => wrap(target.bind(...values));
+					return (...values: unknown[]) => {
+						bound.push(...values);
+						return wrap(target.bind(...values));
+					};
 				}
 				if (
 					key === "all" ||
@@ -48,5 +52,5 @@ export const countingD1 = (db: D1Database) => {
 				return typeof value === "function" ? value.bind(target) : value;
 			},
 		});
-	return { binding: counting(db), calls: () => calls };
+	return { binding: counting(db), calls: () => calls, bound: () => bound };
 };
