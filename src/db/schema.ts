@@ -156,7 +156,7 @@ export const webhooks = sqliteTable("webhooks", {
 	url: text("url").notNull(),
 	/** The event types it receives, as a JSON array. */
 	events: text("events", { mode: "json" }).$type<EventType[]>().notNull(),
-	/** `whsec_` and 32 random bytes in base64. */
+	/** The `whsec_` signing secret, sealed by src/db/secret-box.ts: encrypted at rest. */
 	secret: text("secret").notNull(),
 	createdAt: text("created_at").notNull(),
 	/** Consecutive failed deliveries; a success resets it. */

@@ -1,6 +1,7 @@
 import { asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { events, webhooks } from "../db/schema";
+import { openSecret } from "../db/secret-box";
 
 /** What travels on the webhook queue: a nudge to fan out the outbox, or one event for one webhook. */
 export type WebhookMessage =
@@ -128,7 +129,7 @@ const deliver = async (
 				"webhook-id": id,
 				"webhook-timestamp": String(timestamp),
 				"webhook-signature": await signature(
-					endpoint.secret,
+					await openSecret(endpoint.secret, env),
 					id,
 					timestamp,
 					body,

@@ -1,3 +1,4 @@
+import { DrizzleQueryError } from "drizzle-orm/errors";
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -51,6 +52,26 @@ const fromHttpException = (error: HTTPException): ApiError | undefined => {
 	}
 };
 
+/**
+ * An unexpected error as its log line shows it. A failed statement's message carries its bound parameters
+ * (drizzle's `params:`), which can hold secrets: it is logged by its query text, stack and cause instead.
+ */
+const loggable = (error: unknown): string => {
+	if (error instanceof DrizzleQueryError) {
+		const frames = error.stack
+			?.split("\n")
+			.filter((line) => /^\s+at /.test(line));
+		return [
+			`DrizzleQueryError: Failed query: ${error.query}`,
+			...(frames ?? []),
+			`Caused by: ${loggable(error.cause)}`,
+		].join("\n");
+	}
+	return error instanceof Error
+		? (error.stack ?? String(error))
+		: String(error);
+};
+
 export const onError: ErrorHandler = (error, c) => {
 	const known =
 		error instanceof HTTPException ? fromHttpException(error) : error;
@@ -60,7 +81,7 @@ export const onError: ErrorHandler = (error, c) => {
 		JSON.stringify({
 			level: "error",
 			requestId,
-			error: error.stack ?? String(error),
+			error: loggable(error),
 		}),
 	);
 	return errorResponse(

@@ -1,12 +1,23 @@
+import { sealSecret } from "../../db/secret-box";
 import { ifMatch, withETag } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
 import { listPage } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
 import { byId } from "../../models/id";
+import { checkWebhookUrl } from "../../models/webhook-url";
 import * as queries from "./queries";
 import type * as routes from "./routes";
 
-const loopback = new Set(["127.0.0.1", "localhost", "[::1]"]);
+/** The URL as stored, normalised; a validation_error on `body.url` where this environment may not deliver to it. */
+const allowedUrl = (url: string, env: Env) => {
+	const { href, problem } = checkWebhookUrl(url, env);
+	if (problem !== undefined) {
+		throw new ApiError("validation_error", undefined, [
+			{ path: "body.url", message: problem },
+		]);
+	}
+	return href;
+};
 
 /** `whsec_` and 32 random bytes in base64: the Standard Webhooks secret format. */
 const newSecret = () =>
@@ -28,21 +39,14 @@ export const createWebhook: AppRouteHandler<
 	typeof routes.createWebhook
 > = async (c) => {
 	const body = c.req.valid("json");
-	const url = new URL(body.url);
-	// Plain http only to this machine, and only where .dev.vars allows it (local development).
-	const local =
-		c.env.WEBHOOKS_ALLOW_LOOPBACK === "true" && loopback.has(url.hostname);
-	if (url.protocol !== "https:" && !local) {
-		throw new ApiError("validation_error", undefined, [
-			{ path: "body.url", message: "must be https" },
-		]);
-	}
+	const url = allowedUrl(body.url, c.env);
+	const secret = newSecret();
 	const webhook = await queries.createWebhook(
 		c.var.db,
-		{ ...body, secret: newSecret() },
+		{ url, events: body.events, secret: await sealSecret(secret, c.env) },
 		c.var.now(),
 	);
-	return c.json(withETag(c, webhook), 201, {
+	return c.json(withETag(c, { ...webhook, secret }), 201, {
 		Location: `/webhooks/${webhook.id}`,
 	});
 };

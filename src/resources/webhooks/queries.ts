@@ -9,6 +9,7 @@ import {
 	whyUnchanged,
 } from "../../db/conditional";
 import { webhooks } from "../../db/schema";
+import type { SealedSecret } from "../../db/secret-box";
 import { ApiError } from "../../http/errors";
 import { found, refusal } from "../../http/outcomes";
 import type { Page } from "../../http/pagination";
@@ -54,10 +55,10 @@ export const getWebhook = (
 		() => webhookNotFound(id),
 	);
 
-/** Stores the webhook with its secret unless there are already {@link maxWebhooks}. */
+/** Stores the webhook with its sealed secret unless there are already {@link maxWebhooks}. */
 export const createWebhook = async (
 	db: Db,
-	fields: { url: string; events: EventType[]; secret: string },
+	fields: { url: string; events: EventType[]; secret: SealedSecret },
 	now: number,
 ) => {
 	// INSERT … SELECT: the count and the insert are one statement, so two creations cannot both pass it.
@@ -80,7 +81,7 @@ export const createWebhook = async (
 				.from(oneRow)
 				.where(lt(db.select({ n: count() }).from(webhooks), maxWebhooks)),
 		)
-		.returning({ ...webhook, secret: webhooks.secret, etag: webhookETag });
+		.returning({ ...webhook, etag: webhookETag });
 	if (!row) {
 		throw new ApiError(
 			"webhook_limit",
