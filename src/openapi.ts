@@ -1,3 +1,5 @@
+import { durations, inWords } from "./models/limits";
+
 /** A tag of the document: a navigation group (no `parent`) or the tag its operations carry. */
 type Tag = {
 	name: string;
@@ -59,7 +61,7 @@ const tags: Tag[] = [
 	{
 		name: "Events",
 		title: "Event feed",
-		description: "Every change, in order, for 30 days.",
+		description: `Every change, in order, for ${inWords(durations.eventRetention)}.`,
 		icon: "list",
 		parent: "Integrations",
 	},

@@ -147,7 +147,7 @@ describe("Idempotency-Key on POST /store/orders", () => {
 	});
 });
 
-describe("the hourly Cron Trigger", () => {
+describe("the every-minute Cron Trigger", () => {
 	const day = 24 * 60 * 60 * 1000;
 	const recorded = async (key: string) =>
 		(await env.DB.prepare("SELECT key FROM idempotency_keys WHERE key = ?")

@@ -6,13 +6,13 @@ import { exists } from "../db/conditional";
 import type { Resource } from "../db/resource";
 import { idempotencyKeys } from "../db/schema";
 import type { AppEnv } from "../env";
+import { durations, inWords } from "../models/limits";
 import { ApiError } from "./errors";
 import { optionalHeader } from "./validation";
 
-// Idempotency-Key (API.md §6): a retry with the same key and body within 24 hours replays the first response.
+// Idempotency-Key (API.md §6): a retry with the same key and body within the window replays the first response.
 
-/** How long a response stays replayable. */
-const windowMs = 24 * 60 * 60 * 1000;
+const windowMs = durations.idempotencyWindow;
 
 /** The optional `Idempotency-Key` request header. */
 export const idempotencyHeader = {
@@ -22,8 +22,7 @@ export const idempotencyHeader = {
 			in: "header",
 			example: "7f9c2ba4-e88f-4a1b-9d3c-2a8c5e6b1f00",
 		},
-		description:
-			"Makes retries safe: a repeat with the same key and body within 24 hours replays the first response. A request that failed is not recorded, so its retry is tried afresh.",
+		description: `Makes retries safe: a repeat with the same key and body within ${inWords(windowMs)} replays the first response. A request that failed is not recorded, so its retry is tried afresh.`,
 	}),
 };
 

@@ -1,4 +1,5 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { limits } from "./limits";
 
 /**
  * Every error code the API answers with, its HTTP status and its message (the document's example, and what
@@ -22,13 +23,19 @@ export const errorCodes = {
 	pet_not_available: [409, "Pet 1 is not available."],
 	insufficient_stock: [409, "Pet 1 has fewer than 2 in stock."],
 	order_complete: [409, "Order 1 is complete and final."],
-	webhook_limit: [409, "There are already 20 webhooks; delete one first."],
+	webhook_limit: [
+		409,
+		`There are already ${limits.webhooks} webhooks; delete one first.`,
+	],
 	gone: [410, "This operation was retired on 2027-06-30."],
 	precondition_failed: [
 		412,
 		"The resource changed since the ETag in If-Match; read it again.",
 	],
-	payload_too_large: [413, "Request bodies are limited to 16384 bytes."],
+	payload_too_large: [
+		413,
+		`Request bodies are limited to ${limits.requestBodyBytes} bytes.`,
+	],
 	unsupported_media_type: [415, "The request body must be application/json."],
 	unknown_category: [422, "Category 1 does not exist."],
 	unknown_pet: [422, "Pet 1 does not exist."],

@@ -3,7 +3,7 @@ import { linkHeader, pageQuery } from "../../http/pagination";
 import { jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
 import { Events, EventType } from "../../models/event";
-import { limits } from "../../models/limits";
+import { durations, inWords, limits } from "../../models/limits";
 import { repeatable } from "../../models/repeatable";
 
 export const listEvents = apiRoute({
@@ -12,8 +12,7 @@ export const listEvents = apiRoute({
 	operationId: "listEvents",
 	tag: "Events",
 	summary: "List events",
-	description:
-		"Every change, oldest first, kept for at least 30 days. Resume from the `Link` cursor of the last page read, or from the last event you hold with `after`.",
+	description: `Every change, oldest first, kept for at least ${inWords(durations.eventRetention)}. Resume from the \`Link\` cursor of the last page read, or from the last event you hold with \`after\`.`,
 	request: {
 		query: z.object({
 			...pageQuery,

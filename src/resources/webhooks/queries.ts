@@ -14,10 +14,8 @@ import { ApiError } from "../../http/errors";
 import { found, refusal } from "../../http/outcomes";
 import type { Page } from "../../http/pagination";
 import type { EventType } from "../../models/event-types";
+import { limits } from "../../models/limits";
 import type { Webhook } from "../../models/webhook";
-
-/** How many webhooks may exist at once. */
-const maxWebhooks = 20;
 
 const webhook = {
 	id: webhooks.id,
@@ -55,7 +53,7 @@ export const getWebhook = (
 		() => webhookNotFound(id),
 	);
 
-/** Stores the webhook with its sealed secret unless there are already {@link maxWebhooks}. */
+/** Stores the webhook with its sealed secret unless there are already `limits.webhooks`. */
 export const createWebhook = async (
 	db: Db,
 	fields: { url: string; events: EventType[]; secret: SealedSecret },
@@ -79,14 +77,11 @@ export const createWebhook = async (
 					version: sql`1`.as("version"),
 				})
 				.from(oneRow)
-				.where(lt(db.select({ n: count() }).from(webhooks), maxWebhooks)),
+				.where(lt(db.select({ n: count() }).from(webhooks), limits.webhooks)),
 		)
 		.returning({ ...webhook, etag: webhookETag });
 	if (!row) {
-		throw new ApiError(
-			"webhook_limit",
-			`There are already ${maxWebhooks} webhooks; delete one first.`,
-		);
+		throw new ApiError("webhook_limit");
 	}
 	return row;
 };

@@ -3,6 +3,7 @@ import { linkHeader, pageQuery } from "../../http/pagination";
 import { createdContent, jsonBody, jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
 import { idParam } from "../../models/id";
+import { limits } from "../../models/limits";
 import {
 	CreatedWebhook,
 	NewWebhook,
@@ -67,8 +68,7 @@ export const createWebhook = apiRoute({
 	operationId: "createWebhook",
 	tag,
 	summary: "Add a webhook",
-	description:
-		"Subscribes a URL to event types. The answer holds the signing secret, shown this once. At most 20 webhooks.",
+	description: `Subscribes a URL to event types. The answer holds the signing secret, shown this once. At most ${limits.webhooks} webhooks.`,
 	request: { body: jsonBody(NewWebhook, "The endpoint and what it receives.") },
 	errors: ["webhook_limit"],
 	callbacks: deliveries,
