@@ -78,6 +78,7 @@ export const defineResource = <P extends Projection>(
 		.map(([name]) => name);
 	return {
 		path,
+		table,
 		key,
 		projection,
 		etag,
@@ -112,5 +113,5 @@ export const defineResource = <P extends Projection>(
 /** What writes of any resource read of its declaration. */
 export type Resource = Pick<
 	ReturnType<typeof defineResource>,
-	"key" | "etag" | "json" | "subject" | "pathOf" | "newest" | "select"
+	"table" | "key" | "etag" | "json" | "subject" | "pathOf" | "newest" | "select"
 >;

@@ -11,8 +11,9 @@ import {
 	rowState,
 	whyUnchanged,
 } from "../../db/conditional";
+import { deleteResource } from "../../db/deletion";
 import { nameKey, withNameKey } from "../../db/name-key";
-import { recordDeletion, recordEvent } from "../../db/outbox";
+import { recordEvent } from "../../db/outbox";
 import { category } from "../../db/resources";
 import { categories, pets } from "../../db/schema";
 import { ApiError } from "../../http/errors";
@@ -158,29 +159,16 @@ export const deleteCategory = async (
 	ifMatch: string[] | undefined,
 	now: number,
 ): Promise<void> => {
-	const current = matchesETag(category.etag, ifMatch);
-	const inUse = exists(pets, eq(pets.categoryId, id));
-	const { guard, deleted } = await write(db, {
-		guard: probe(db, rowState(categories, eq(categories.id, id), current)),
-		deleted: chain({
-			category: db
-				.delete(categories)
-				.where(and(eq(categories.id, id), current, not(inUse)))
-				.returning({ id: categories.id }),
-			event: (changed) =>
-				recordDeletion(db, {
-					type: "category.deleted",
-					resource: category,
-					id,
-					changed,
-					now,
-				}),
-		}),
+	const why = await deleteResource(db, category, {
+		id,
+		ifMatch,
+		blocked: exists(pets, eq(pets.categoryId, id)),
+		type: "category.deleted",
+		now,
 	});
-	if (deleted.category.length > 0) return;
-	const [state] = guard;
+	if (why === undefined) return;
 	throw refusal(
-		whyUnchanged(state),
+		why,
 		categoryNotFound(id),
 		new ApiError("category_in_use", `Category ${id} still has pets.`),
 	);

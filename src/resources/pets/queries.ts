@@ -1,4 +1,4 @@
-import { and, eq, gt, not, sql } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import { chain, write } from "../../db/batch";
 import type { Db } from "../../db/client";
 import {
@@ -10,8 +10,9 @@ import {
 	rowState,
 	whyUnchanged,
 } from "../../db/conditional";
+import { deleteResource } from "../../db/deletion";
 import { nameKey, withNameKey } from "../../db/name-key";
-import { recordDeletion, recordEvent } from "../../db/outbox";
+import { recordEvent } from "../../db/outbox";
 import { containing, indexable, petNames } from "../../db/pet-names";
 import { inventoryItem, pet } from "../../db/resources";
 import { categories, inventory, orders, pets } from "../../db/schema";
@@ -212,32 +213,19 @@ export const deletePet = async (
 	ifMatch: string[] | undefined,
 	now: number,
 ): Promise<void> => {
-	const current = matchesETag(pet.etag, ifMatch);
-	const openOrders = exists(
-		orders,
-		and(eq(orders.petId, id), eq(orders.complete, false)),
-	);
-	const { guard, deleted } = await write(db, {
-		guard: probe(db, rowState(pets, eq(pets.id, id), current)),
-		deleted: chain({
-			pet: db
-				.delete(pets)
-				.where(and(eq(pets.id, id), current, not(openOrders)))
-				.returning({ id: pets.id }),
-			event: (changed) =>
-				recordDeletion(db, {
-					type: "pet.deleted",
-					resource: pet,
-					id,
-					changed,
-					now,
-				}),
-		}),
+	const why = await deleteResource(db, pet, {
+		id,
+		ifMatch,
+		blocked: exists(
+			orders,
+			and(eq(orders.petId, id), eq(orders.complete, false)),
+		),
+		type: "pet.deleted",
+		now,
 	});
-	if (deleted.pet.length > 0) return;
-	const [state] = guard;
+	if (why === undefined) return;
 	throw refusal(
-		whyUnchanged(state),
+		why,
 		petNotFound(id),
 		new ApiError(
 			"pet_has_open_orders",
