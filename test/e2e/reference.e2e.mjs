@@ -48,6 +48,12 @@ beforeAll(async () => {
 		if (message.type() === "error") problems.push(message.text());
 	});
 	page.on("pageerror", (error) => problems.push(String(error)));
+	// A failed fetch the page never reads (an icon, say) shows in the console without a console message.
+	page.on("response", (response) => {
+		if (response.status() >= 400) {
+			problems.push(`${response.status()} ${response.url()}`);
+		}
+	});
 	await page.addInitScript(() => {
 		document.addEventListener("securitypolicyviolation", (event) => {
 			console.error(
