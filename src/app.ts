@@ -8,6 +8,7 @@ import type { AppEnv } from "./env";
 import { nudgeOutbox } from "./events/nudge";
 import { health } from "./health";
 import { limitBody } from "./http/body-limit";
+import { servedFrom } from "./http/code-samples";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./http/secure-headers";
 import { bookmarkHeader } from "./http/session";
@@ -87,11 +88,16 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		.route("/", webhooksRouter)
 		.route("/", health)
 		.route("/", reference);
-	// Built and serialised on the first request rather than at start-up, then kept for the isolate's lifetime.
-	let document: string | undefined;
+	// Built and serialised on the first request rather than at start-up, then kept for the isolate's lifetime;
+	// each answer puts the origin it is served from into the code samples.
+	let documentAt: ((origin: string) => string) | undefined;
 	app.get("/doc", (c) => {
-		document ??= JSON.stringify(app.getOpenAPIDocument(documentConfig));
-		return c.body(document, 200, { "Content-Type": "application/json" });
+		documentAt ??= servedFrom(
+			JSON.stringify(app.getOpenAPIDocument(documentConfig)),
+		);
+		return c.body(documentAt(new URL(c.req.url).origin), 200, {
+			"Content-Type": "application/json",
+		});
 	});
 	app.notFound(onNotFound);
 	app.onError(onError);

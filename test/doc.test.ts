@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { type Schema, Validator } from "@cfworker/json-schema";
 import { describe, expect, it, vi } from "vitest";
 import { createApp } from "../src/app";
-import { api } from "./support/api";
+import { api, testApp } from "./support/api";
 import {
 	type Document,
 	inlined,
@@ -373,17 +373,36 @@ describe("a document that client generators and renderers read right", () => {
 		});
 	});
 
-	it("gives every operation a curl command and a hono/client call, with the token where it needs one", async () => {
-		for (const operation of operations(await document())) {
+	it("gives every operation a curl command and a hono/client call to the origin serving it, with a token placeholder where it needs one", async () => {
+		const deployed = "https://petstore.example.com";
+		const response = await testApp().request(`${deployed}/doc`);
+		for (const operation of operations(await response.json<Document>())) {
 			const samples = operation["x-codeSamples"];
 			expect(samples.map((sample) => sample.label)).toEqual([
 				"curl",
 				"hono/client",
 			]);
 			const secured = (operation.security ?? []).length > 0;
-			for (const { source } of samples) {
-				expect(source.includes("Bearer petstore-dev-token")).toBe(secured);
+			const [curl, client] = samples.map((sample) => sample.source);
+			expect(curl).toMatch(
+				/^curl -X [A-Z]+ 'https:\/\/petstore\.example\.com\//,
+			);
+			expect(curl.includes('-H "Authorization: Bearer $API_TOKEN"')).toBe(
+				secured,
+			);
+			expect(client).toContain(`hc<AppType>("${deployed}"`);
+			expect(client.includes("process.env.API_TOKEN")).toBe(secured);
+			for (const source of [curl, client]) {
+				expect(source).not.toMatch(/localhost|petstore-dev-token|\{origin\}/);
 			}
+		}
+	});
+
+	it("puts each request's own origin into the samples of the document it keeps", async () => {
+		const app = testApp();
+		for (const origin of ["http://127.0.0.1:8787", "https://api.example"]) {
+			const text = await (await app.request(`${origin}/doc`)).text();
+			expect(text).toContain(`curl -X GET '${origin}/pets`);
 		}
 	});
 });

@@ -126,7 +126,8 @@ describe("the document's hono/client samples", () => {
 			{
 				paths: { "petstore-api/*": ["../../*"] },
 				lib: ["esnext"],
-				types: ["@cloudflare/vitest-plugin/types"],
+				// The samples read the reader's token from `process.env`, as a Node script would.
+				types: ["@cloudflare/vitest-plugin/types", "node"],
 			},
 			["../../src/worker-configuration.d.ts"],
 		);
