@@ -13,7 +13,6 @@ import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./http/secure-headers";
 import { bookmarkHeader } from "./http/session";
 import { validationHook } from "./http/validation";
-import { Order } from "./models/order";
 import { bearerAuth, documentConfig } from "./openapi";
 import { reference } from "./reference";
 import { categoriesRouter } from "./resources/categories";
@@ -34,8 +33,6 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		"bearerAuth",
 		bearerAuth,
 	);
-	// Responses name the seed model by reference only (see OrderResponse), so it is registered here.
-	app.openAPIRegistry.register("Order", Order);
 	// Outermost first: every response, preflights included, gets an id and secure headers. Workers Logs'
 	// invocation logs (`[observability]`) record each request's method, URL, status and duration.
 	app.use(requestId(), except(referencePages, apiSecurityHeaders));

@@ -287,13 +287,17 @@ describe("building the document", () => {
 });
 
 describe("a document that client generators and renderers read right", () => {
-	it("keeps the seed Order exact, and has every response require what it carries", async () => {
+	it("keeps the seed Order exact, and has every response require what it carries, in a member of its own", async () => {
 		const doc = await document();
-		expect(doc.components.schemas.Order.required).toBeUndefined();
+		const seed = doc.components.schemas.Order;
+		expect(seed.required).toBeUndefined();
+		const fields = ["id", "petId", "quantity", "shipDate", "complete"];
+		// hey-api drops a `required` beside an `allOf`, and one whose member lacks the properties it names.
 		const carried = {
-			type: "object",
-			allOf: [{ $ref: "#/components/schemas/Order" }],
-			required: ["id", "petId", "quantity", "shipDate", "complete"],
+			allOf: [
+				{ $ref: "#/components/schemas/Order" },
+				{ type: "object", properties: seed.properties, required: fields },
+			],
 		};
 		const orders = doc.paths["/store/orders"];
 		const order = doc.paths["/store/orders/{orderId}"];
@@ -302,8 +306,21 @@ describe("a document that client generators and renderers read right", () => {
 			order.get.responses[200].content?.["application/json"].schema,
 			order.patch.responses[200].content?.["application/json"].schema,
 			doc.components.schemas.Orders.items,
+			doc.components.schemas.OrderPlacedEvent.properties?.data,
 		]) {
 			expect(schema).toMatchObject(carried);
+			expect(schema).not.toHaveProperty("required");
+		}
+	});
+
+	it("requires the data of every event type", async () => {
+		const { Event, ...schemas } = (await document()).components.schemas;
+		const members = ((Event.oneOf ?? Event.anyOf) as JsonSchema[]).map(
+			({ $ref = "" }) => schemas[$ref.replace("#/components/schemas/", "")],
+		);
+		expect(members).toHaveLength(11);
+		for (const member of members) {
+			expect(member.required, String(member.description)).toContain("data");
 		}
 	});
 
