@@ -1,6 +1,5 @@
 import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import type { RouteConfig, z } from "@hono/zod-openapi";
-import { exampleOf } from "./responses";
 
 /**
  * Stands for the origin that serves the document, which `/doc` puts in its place ({@link servedFrom}): a
@@ -32,11 +31,10 @@ const pathExamples = (route: Sampled): Record<string, string> => {
 	);
 };
 
+/** The request body's example, as the document states it. */
 const bodyExample = (route: Sampled) => {
 	const content = route.request?.body?.content["application/json"];
-	return content && "schema" in content
-		? exampleOf(content.schema as z.ZodType)
-		: undefined;
+	return content && "example" in content ? content.example : undefined;
 };
 
 const curl = (route: Sampled) => {
