@@ -53,7 +53,7 @@ type ApiRoute<R extends ApiRouteConfig> = Omit<
 	(R extends { idempotent: true }
 		? {
 				request: NonNullable<R["request"]> & {
-					headers: z.ZodObject<typeof idempotencyHeader>;
+					headers: z.ZodObject<ReturnType<typeof idempotencyHeader>>;
 				};
 			}
 		: unknown) & {
@@ -136,7 +136,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	let headers = bookmarkParam;
 	if (idempotent) {
 		implied.push("idempotency_key_reused");
-		headers = { ...headers, ...idempotencyHeader };
+		headers = { ...headers, ...idempotencyHeader(config.operationId) };
 	}
 	if (item) {
 		if (write) implied.push("precondition_failed");
