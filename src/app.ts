@@ -8,11 +8,11 @@ import type { AppEnv } from "./env";
 import { nudgeOutbox } from "./events/nudge";
 import { health } from "./health";
 import { limitBody } from "./http/body-limit";
+import { servedFrom } from "./http/code-samples";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./http/secure-headers";
 import { bookmarkHeader } from "./http/session";
 import { validationHook } from "./http/validation";
-import { Order } from "./models/order";
 import { bearerAuth, documentConfig } from "./openapi";
 import { reference } from "./reference";
 import { categoriesRouter } from "./resources/categories";
@@ -33,8 +33,6 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		"bearerAuth",
 		bearerAuth,
 	);
-	// Responses name the seed model by reference only (see OrderResponse), so it is registered here.
-	app.openAPIRegistry.register("Order", Order);
 	// Outermost first: every response, preflights included, gets an id and secure headers. Workers Logs'
 	// invocation logs (`[observability]`) record each request's method, URL, status and duration.
 	app.use(requestId(), except(referencePages, apiSecurityHeaders));
@@ -87,11 +85,16 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		.route("/", webhooksRouter)
 		.route("/", health)
 		.route("/", reference);
-	// Built and serialised on the first request rather than at start-up, then kept for the isolate's lifetime.
-	let document: string | undefined;
+	// Built and serialised on the first request rather than at start-up, then kept for the isolate's lifetime;
+	// each answer puts the origin it is served from into the code samples.
+	let documentAt: ((origin: string) => string) | undefined;
 	app.get("/doc", (c) => {
-		document ??= JSON.stringify(app.getOpenAPIDocument(documentConfig));
-		return c.body(document, 200, { "Content-Type": "application/json" });
+		documentAt ??= servedFrom(
+			JSON.stringify(app.getOpenAPIDocument(documentConfig)),
+		);
+		return c.body(documentAt(new URL(c.req.url).origin), 200, {
+			"Content-Type": "application/json",
+		});
 	});
 	app.notFound(onNotFound);
 	app.onError(onError);

@@ -1,3 +1,4 @@
+import { tokenVariable } from "./http/code-samples";
 import { durations, inWords } from "./models/limits";
 
 /** A tag of the document: a navigation group (no `parent`) or the tag its operations carry. */
@@ -125,5 +126,5 @@ export const bearerAuth = {
 	scheme: "bearer",
 	description:
 		"One of the tokens in the `API_TOKEN` secret; locally, the one in `.dev.vars`.",
-	"x-gitbook-token-placeholder": "API_TOKEN",
+	"x-gitbook-token-placeholder": tokenVariable,
 } as const;

@@ -83,6 +83,21 @@ describe("bearer authentication on writes", () => {
 		expect((await anonymous("/pets")).status).toBe(200);
 	});
 
+	it("tells a read that needs the token, as a write, what to send", async () => {
+		for (const [method, path] of [
+			["GET", "/webhooks"],
+			["POST", "/pets"],
+		]) {
+			const { message } = await expectError(
+				await anonymous(path, { method }),
+				401,
+				"unauthorized",
+			);
+			expect(message).toContain("`Authorization: Bearer <token>`");
+			expect(message).not.toMatch(/write/i);
+		}
+	});
+
 	it("fails closed when no token is configured, and keeps reads working", async () => {
 		for (const API_TOKEN of ["", " , "]) {
 			const closed = testApp({ bindings: { API_TOKEN } });

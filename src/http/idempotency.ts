@@ -14,17 +14,20 @@ import { optionalHeader } from "./validation";
 
 const windowMs = durations.idempotencyWindow;
 
-/** The optional `Idempotency-Key` request header. */
-export const idempotencyHeader = {
+/**
+ * An operation's optional `Idempotency-Key` request header. Its example names the operation: one key is one
+ * request, so examples sent as they stand must not share a key between operations.
+ */
+export const idempotencyHeader = (operationId: string) => ({
 	"Idempotency-Key": optionalHeader(z.string().min(1).max(255)).openapi({
 		param: {
 			name: "Idempotency-Key",
 			in: "header",
-			example: "7f9c2ba4-e88f-4a1b-9d3c-2a8c5e6b1f00",
+			example: `${operationId}-7f9c2ba4-e88f-4a1b-9d3c-2a8c5e6b1f00`,
 		},
 		description: `Makes retries safe: a repeat with the same key and body within ${inWords(windowMs)} replays the first response. A request that failed is not recorded, so its retry is tried afresh.`,
 	}),
-};
+});
 
 /** Documents the header that marks a replayed response. */
 export const replayedHeader = {

@@ -80,12 +80,13 @@ export const createdContent = <T extends z.ZodType>(
 	},
 });
 
-/** A required JSON request body. */
+/** A required JSON request body, with its schema's example unless the operation needs its own. */
 export const jsonBody = <T extends z.ZodType>(
 	schema: T,
 	description: string,
+	example = exampleOf(schema),
 ) => ({
-	...jsonContent(schema, description),
+	...jsonContent(schema, description, example),
 	required: true,
 });
 

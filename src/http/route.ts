@@ -53,7 +53,7 @@ type ApiRoute<R extends ApiRouteConfig> = Omit<
 	(R extends { idempotent: true }
 		? {
 				request: NonNullable<R["request"]> & {
-					headers: z.ZodObject<typeof idempotencyHeader>;
+					headers: z.ZodObject<ReturnType<typeof idempotencyHeader>>;
 				};
 			}
 		: unknown) & {
@@ -81,10 +81,12 @@ const etagHeader = {
 const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
 	[name]: optionalHeader(z.string()).openapi({
 		param: { name, in: "header", example: '"1"' },
+		// The example is an ETag of a seeded row's first version, which a request sent as it stands would not
+		// want to match or miss: the description says where the real value comes from.
 		description:
 			name === "If-Match"
-				? "Change the resource only while its ETag is one of these (412 otherwise)."
-				: "Answer 304 without a body while the ETag is one of these.",
+				? "The `ETag` of an earlier response for this resource: change it only while its ETag is one of these (412 otherwise)."
+				: "The `ETag` of an earlier response for this resource: answer 304 without a body while its ETag is one of these.",
 	}),
 });
 
@@ -134,7 +136,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	let headers = bookmarkParam;
 	if (idempotent) {
 		implied.push("idempotency_key_reused");
-		headers = { ...headers, ...idempotencyHeader };
+		headers = { ...headers, ...idempotencyHeader(config.operationId) };
 	}
 	if (item) {
 		if (write) implied.push("precondition_failed");

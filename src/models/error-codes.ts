@@ -10,7 +10,7 @@ export const errorCodes = {
 	malformed_json: [400, "The request body is not valid JSON."],
 	unauthorized: [
 		401,
-		"Writes need a valid `Authorization: Bearer <token>` header.",
+		"This operation needs a valid `Authorization: Bearer <token>` header.",
 	],
 	not_found: [404, "Pet 1 does not exist."],
 	method_not_allowed: [405, "Allowed methods: GET, PUT, PATCH, DELETE."],

@@ -83,7 +83,13 @@ export const updateOrder = apiRoute({
 	summary: "Update an order",
 	description:
 		"Changes the ship date or completes the order. A complete order is final: it cannot be reopened or rescheduled.",
-	request: { params, body: jsonBody(OrderPatch, "The fields to change.") },
+	request: {
+		params,
+		// Rescheduling: an example sent as it stands leaves the order open, so that it can still be cancelled.
+		body: jsonBody(OrderPatch, "The fields to change.", {
+			shipDate: "2026-12-27T09:00:00.000Z",
+		}),
+	},
 	errors: ["not_found", "order_complete"],
 	responses: {
 		200: jsonContent(OrderResponse, "The updated order."),
