@@ -48,7 +48,7 @@ beforeAll(async () => {
 		if (message.type() === "error") problems.push(message.text());
 	});
 	page.on("pageerror", (error) => problems.push(String(error)));
-	// A failed fetch the page never reads (an icon, say) shows in the console without a console message.
+	// Any request of the page that fails is a problem, whether or not the browser logs it.
 	page.on("response", (response) => {
 		if (response.status() >= 400) {
 			problems.push(`${response.status()} ${response.url()}`);
