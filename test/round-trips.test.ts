@@ -9,10 +9,9 @@ import {
 	placeOrder,
 	stockedPet,
 	testApp,
-	token,
 	uniqueName,
 } from "./support/api";
-import { countingD1, spyOnD1 } from "./support/d1";
+import { spyOnD1, watchedD1 } from "./support/d1";
 import {
 	createWebhook,
 	deliverAt,
@@ -28,16 +27,12 @@ const roundTrips = async (
 	body?: unknown,
 	headers: Record<string, string> = {},
 ) => {
-	const d1 = countingD1(env.DB);
-	const response = await testApp({ bindings: { DB: d1.binding } })(path, {
-		method,
-		headers: {
-			authorization: `Bearer ${token}`,
-			...(body !== undefined && { "content-type": "application/json" }),
-			...headers,
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
+	const d1 = watchedD1(env.DB);
+	const app = testApp({ bindings: { DB: d1.binding } });
+	const response =
+		body === undefined
+			? await app.api(path, { method, headers })
+			: await app.send(method, path, body, headers);
 	return { status: response.status, calls: d1.calls() };
 };
 

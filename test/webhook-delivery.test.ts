@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { Webhook as Verifier } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { anonymous, api, testApp, testNow, token } from "./support/api";
+import { anonymous, api, testApp, testNow } from "./support/api";
 import {
 	attemptedOnce,
 	categoryEvent,
@@ -25,18 +25,8 @@ afterEach(async () => {
 	await deleteWebhooks();
 });
 
+/** The app at {@link later}, so that what a request schedules is due only when the test delivers. */
 const laterApp = testApp({ now: later });
-
-/** A request at {@link later}, so that what it schedules is due only when the test delivers. */
-const sendLater = (method: string, path: string, body?: unknown) =>
-	laterApp(path, {
-		method,
-		headers: {
-			authorization: `Bearer ${token}`,
-			...(body !== undefined && { "content-type": "application/json" }),
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
 
 const failing =
 	(status: number, headers: Record<string, string> = {}) =>
@@ -85,16 +75,9 @@ describe("a delivery", () => {
 		const pets = await createWebhook(["pet.created"]);
 		const { eventId } = await categoryEvent();
 		const newer = await (
-			await testApp({ now: testNow + minute })("/webhooks", {
-				method: "POST",
-				headers: {
-					authorization: `Bearer ${token}`,
-					"content-type": "application/json",
-				},
-				body: JSON.stringify({
-					url: `${categories.url}/newer`,
-					events: ["category.created"],
-				}),
+			await testApp({ now: testNow + minute }).send("POST", "/webhooks", {
+				url: `${categories.url}/newer`,
+				events: ["category.created"],
 			})
 		).json<{ id: number; url: string }>();
 		await sweepAt(later);
@@ -288,7 +271,7 @@ describe("410 Gone and re-enabling", () => {
 		expect(receivers.received(webhook.url)).toHaveLength(1);
 
 		status = 204;
-		const enabled = await sendLater("PATCH", `/webhooks/${webhook.id}`, {
+		const enabled = await laterApp.send("PATCH", `/webhooks/${webhook.id}`, {
 			disabled: false,
 		});
 		expect(await enabled.json()).toMatchObject({ disabled: false });
@@ -305,7 +288,7 @@ describe("410 Gone and re-enabling", () => {
 		const webhook = await createWebhook(["category.created"]);
 		await categoryEvent();
 		await sweepAt(later);
-		await sendLater("PATCH", `/webhooks/${webhook.id}`, { disabled: true });
+		await laterApp.send("PATCH", `/webhooks/${webhook.id}`, { disabled: true });
 		await deliverAt(webhook.id, later);
 		expect(receivers.received(webhook.url)).toHaveLength(0);
 	});
@@ -352,9 +335,13 @@ describe("replay", () => {
 		await createWebhook(["pet.created"]);
 		await sweepAt(later);
 		await deliverAt(webhook.id, later);
-		const replayed = await sendLater("POST", `/webhooks/${webhook.id}/replay`, {
-			after: first.eventId,
-		});
+		const replayed = await laterApp.send(
+			"POST",
+			`/webhooks/${webhook.id}/replay`,
+			{
+				after: first.eventId,
+			},
+		);
 		expect(replayed.status).toBe(202);
 		await deliverAt(webhook.id, later + hour);
 		const ids = receivers.ids(webhook.url);
@@ -372,9 +359,11 @@ describe("rotating the secret", () => {
 	it("signs with both secrets for 24 hours, each verified by the standardwebhooks library, then with the new one alone", async () => {
 		const receivers = mockReceivers();
 		const webhook = await createWebhook(["category.created"]);
-		const rotated = await sendLater(
-			"POST",
+		const rotated = await laterApp.api(
 			`/webhooks/${webhook.id}/rotate-secret`,
+			{
+				method: "POST",
+			},
 		);
 		const { secret } = await rotated.json<{ secret: string }>();
 		await categoryEvent();

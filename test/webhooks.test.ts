@@ -6,7 +6,6 @@ import {
 	expectError,
 	send,
 	testApp,
-	token,
 } from "./support/api";
 import {
 	type Attempt,
@@ -83,13 +82,9 @@ describe("webhooks: hostile input", () => {
 		});
 		for (const url of [receiver, "http://localhost:9999/hook"]) {
 			const error = await expectError(
-				await deployed("/webhooks", {
-					method: "POST",
-					headers: {
-						authorization: `Bearer ${token}`,
-						"content-type": "application/json",
-					},
-					body: JSON.stringify({ url, events: ["pet.created"] }),
+				await deployed.send("POST", "/webhooks", {
+					url,
+					events: ["pet.created"],
 				}),
 				400,
 				"validation_error",
@@ -135,14 +130,7 @@ describe("the nudge after a write", () => {
 		vi.spyOn(console, "error").mockImplementation(() => {});
 		const category = await testApp({
 			bindings: { WEBHOOK_QUEUE: unreachable },
-		})("/categories", {
-			method: "POST",
-			headers: {
-				authorization: `Bearer ${token}`,
-				"content-type": "application/json",
-			},
-			body: JSON.stringify({ name: "Nudged" }),
-		});
+		}).send("POST", "/categories", { name: "Nudged" });
 		expect(category.status).toBe(201);
 		const { id } = await category.json<{ id: number }>();
 		expect(await newestEvent(`/categories/${id}`)).toBeGreaterThan(0);

@@ -7,7 +7,7 @@ import {
 	text,
 	uniqueIndex,
 } from "drizzle-orm/sqlite-core";
-import type { EventType } from "../events/types";
+import type { EventType } from "../models/event-types";
 import { limits } from "../models/limits";
 import { petStatuses } from "../models/pet-status";
 
@@ -126,7 +126,7 @@ export const idempotencyKeys = sqliteTable(
 );
 
 /**
- * The outbox: one row per change, written in the same batch as the change (src/events/record.ts). A row
+ * The outbox: one row per change, written in the same batch as the change (src/db/outbox.ts). A row
  * whose `fannedOutAt` is null has not yet been handed to its webhooks' deliveries.
  */
 export const events = sqliteTable(
@@ -159,7 +159,7 @@ export const webhooks = sqliteTable("webhooks", {
 	url: text("url").notNull(),
 	/** The event types it receives, as a JSON array. */
 	events: text("events", { mode: "json" }).$type<EventType[]>().notNull(),
-	/** `whsec_` and 32 random bytes in base64. */
+	/** The `whsec_` signing secret, sealed by src/db/secret-box.ts: encrypted at rest. */
 	secret: text("secret").notNull(),
 	/** The secret a rotation replaced: it keeps signing, beside the new one, until `previousSecretExpiresAt`. */
 	previousSecret: text("previous_secret"),

@@ -1,11 +1,7 @@
+import { durations, inWords } from "../models/limits";
+import { userAgent } from "../models/webhook-delivery";
 import { retryAfter } from "./schedule";
 import { sign } from "./signing";
-
-/** How long a receiver has to answer an attempt. */
-const timeoutMs = 15_000;
-
-/** Names the sender in receivers' logs and firewalls. */
-export const userAgent = "Petstore-Webhooks/1.0";
 
 /** An event as an endpoint receives it: its id and the JSON body, built once when it was handed over. */
 export type Delivery = { eventId: number; body: string };
@@ -26,7 +22,7 @@ const failureOf = (answer: Response) =>
 
 /**
  * POSTs one event to `url`, signed per Standard Webhooks with each of `secrets` as of `now`. A 2xx within
- * 15 s succeeds; anything else fails, a redirect included (it is not followed).
+ * `durations.deliveryTimeout` succeeds; anything else fails, a redirect included (it is not followed).
  */
 export const attempt = async (
 	url: string,
@@ -50,7 +46,7 @@ export const attempt = async (
 			},
 			body,
 			redirect: "manual",
-			signal: AbortSignal.timeout(timeoutMs),
+			signal: AbortSignal.timeout(durations.deliveryTimeout),
 		});
 		await answer.body?.cancel();
 		const ok = answer.status >= 200 && answer.status < 300;
@@ -68,7 +64,7 @@ export const attempt = async (
 			status: 0,
 			durationMs: durationMs(),
 			error: timedOut
-				? `no answer within ${timeoutMs / 1000} s`
+				? `no answer within ${inWords(durations.deliveryTimeout)}`
 				: `no answer: ${error instanceof Error ? error.message : String(error)}`,
 		};
 	}

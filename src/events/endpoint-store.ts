@@ -1,7 +1,8 @@
+import type { EndpointConfig } from "../db/webhook-endpoints";
+import { durations } from "../models/limits";
 import type { DeliveryOutcome } from "../models/webhook-delivery";
 import type { AttemptResult, Delivery } from "./delivery";
-import type { EndpointConfig } from "./endpoint-config";
-import type { Subscription } from "./outbox";
+import type { Subscription } from "./outbox-reads";
 
 // A webhook's Durable Object storage (SQLite, private to the object): its config and delivery state, the
 // deliveries it holds, its attempt log and a replay in progress. These statements are the tables' one
@@ -51,8 +52,6 @@ CREATE TABLE IF NOT EXISTS replay (
 
 /** How long a settled delivery is remembered, so that the same event handed over twice is sent once. */
 const rememberSettledMs = 24 * 60 * 60 * 1000;
-/** How long the attempt log keeps an attempt: as long as the event feed keeps events. */
-const keepAttemptsMs = 30 * 24 * 60 * 60 * 1000;
 
 /** The endpoint's config and delivery state. */
 export type Endpoint = EndpointConfig & {
@@ -128,7 +127,7 @@ export const endpointStore = (sql: SqlStorage) => {
 
 		/**
 		 * Keeps `config` unless a newer version is held; `disabled` (from `updateWebhook`) pauses or resumes the
-		 * deliveries, and resuming restarts the 24 hours an endpoint may fail.
+		 * deliveries, and resuming restarts the time an endpoint may fail (`durations.failingEndpoint`).
 		 */
 		configure: (config: EndpointConfig, disabled?: boolean) => {
 			const flag = disabled === undefined ? null : Number(disabled);
@@ -258,7 +257,7 @@ export const endpointStore = (sql: SqlStorage) => {
 				limit,
 			),
 
-		/** Forgets settled deliveries after a day and attempts after 30 days. */
+		/** Forgets settled deliveries after a day, and attempts as the event feed forgets events. */
 		prune: (now: number) => {
 			sql.exec(
 				"DELETE FROM deliveries WHERE settled_at < ?",
@@ -266,7 +265,7 @@ export const endpointStore = (sql: SqlStorage) => {
 			);
 			sql.exec(
 				"DELETE FROM attempts WHERE attempted_at < ?",
-				now - keepAttemptsMs,
+				now - durations.eventRetention,
 			);
 		},
 	};

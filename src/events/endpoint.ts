@@ -1,18 +1,20 @@
 import { DurableObject } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
-import type { Webhook } from "../models/webhook";
+import { openSecret } from "../db/secret-box";
+import type { EndpointConfig } from "../db/webhook-endpoints";
+import { durations } from "../models/limits";
+import type { DeliveryState } from "../models/webhook";
 import type { WebhookDelivery } from "../models/webhook-delivery";
-import { disableWebhook } from "../resources/webhooks/queries";
 import { type AttemptResult, attempt, type Delivery } from "./delivery";
-import type { EndpointConfig } from "./endpoint-config";
+import { disableWebhook } from "./disable";
 import {
 	type DueDelivery,
 	type EndpointStore,
 	endpointStore,
 	type Replay,
 } from "./endpoint-store";
-import { deliveryOf, subscribedEventsAfter } from "./outbox";
-import { disableAfter, nextAttemptAt } from "./schedule";
+import { deliveryOf, subscribedEventsAfter } from "./outbox-reads";
+import { nextAttemptAt } from "./schedule";
 
 /** Deliveries attempted per run of the alarm, and at once: a backlog is worked through run after run. */
 const runSize = 100;
@@ -22,12 +24,6 @@ const replayPage = 100;
 
 const iso = (ms: number | null) =>
 	ms === null ? null : new Date(ms).toISOString();
-
-/** A webhook's delivery state, as `getWebhook` and `listWebhooks` show it. */
-export type DeliveryState = Pick<
-	Webhook,
-	"failures" | "lastStatus" | "lastAttemptAt"
->;
 
 /**
  * One per webhook: holds the events handed to it, delivers them, and retries each failed one on its own
@@ -78,9 +74,11 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		if (endpoint.disabled) return this.recordDisabled(now);
 		await this.continueReplay(now);
 		const due = this.store.due(now, runSize);
-		const secrets = endpoint.secrets
-			.filter(({ expiresAt }) => expiresAt === null || expiresAt > now)
-			.map(({ secret }) => secret);
+		const secrets = await Promise.all(
+			endpoint.secrets
+				.filter(({ expiresAt }) => expiresAt === null || expiresAt > now)
+				.map(({ secret }) => openSecret(secret, this.env)),
+		);
 		let disable = false;
 		const send = async (delivery: DueDelivery) => {
 			const result = await attempt(endpoint.url, secrets, delivery, now);
@@ -102,14 +100,15 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		await this.schedule(now);
 	}
 
-	/** Applies an attempt's result; true when it disables the endpoint (410 Gone, or 24 hours of failures). */
+	/** Applies an attempt's result; true when it disables the endpoint (410 Gone, or failing for too long). */
 	private settle(delivery: DueDelivery, result: AttemptResult, now: number) {
 		if (result.ok) {
 			this.store.record(delivery, result, "delivered", null, now);
 			return false;
 		}
 		const failingSince = this.store.endpoint()?.failingSince ?? now;
-		const disable = result.status === 410 || now - failingSince >= disableAfter;
+		const disable =
+			result.status === 410 || now - failingSince >= durations.failingEndpoint;
 		const next =
 			nextAttemptAt(delivery.attempts + 1, now, result.retryAfterMs) ?? null;
 		const outcome =
@@ -184,7 +183,3 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		this.store = endpointStore(this.ctx.storage.sql);
 	}
 }
-
-/** The Durable Object of webhook `id`. */
-export const endpointOf = (env: Env, id: number) =>
-	env.WEBHOOK_ENDPOINT.getByName(String(id));

@@ -1,9 +1,13 @@
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { webhooks } from "../db/schema";
-import { endpointOf } from "./endpoint";
-import { configOf, endpointColumns } from "./endpoint-config";
-import { deliveryOf, markHandedOver, receives, waitingEvents } from "./outbox";
+import { configOf, endpointColumns, endpointOf } from "../db/webhook-endpoints";
+import {
+	deliveryOf,
+	markHandedOver,
+	receives,
+	waitingEvents,
+} from "./outbox-reads";
 
 /** Events handed over per round; a longer outbox takes more rounds of the same sweep. */
 const sweepSize = 100;

@@ -15,7 +15,7 @@ export const nudge = async (queue: Queue<WebhookMessage>) => {
  */
 export const nudgeOutbox: MiddlewareHandler<AppEnv> = async (c, next) => {
 	await next();
-	if (!c.res.ok) return;
+	if (c.req.method === "GET" || !c.res.ok) return;
 	// The write is committed whatever happens here: a nudge that fails only waits for the next sweep.
 	c.executionCtx.waitUntil(
 		nudge(c.env.WEBHOOK_QUEUE).catch((error) =>

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { type EventType as EventTypeName, eventTypes } from "../events/types";
 import { Category } from "./category";
+import { type EventType as EventTypeName, eventTypes } from "./event-types";
 import { Id } from "./id";
 import { InventoryItem } from "./inventory";
 import { OrderResponse } from "./order";
@@ -45,7 +45,7 @@ const eventOf = (type: EventTypeName) =>
 		})
 		.openapi(schemaName(type), { description: `A \`${type}\` event.` });
 
-export { EventType } from "./event-type";
+export { EventType } from "./event-types";
 
 /**
  * An event: `{ id, type, createdAt, data }`, one schema per type, told apart by `type` (a plain `oneOf`:

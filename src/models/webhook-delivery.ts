@@ -1,6 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { Id } from "./id";
-import { limits } from "./limits";
+import { durations, inWords, limits } from "./limits";
+
+/** Names the sender of deliveries in receivers' logs and firewalls. */
+export const userAgent = "Petstore-Webhooks/1.0";
 
 /** What became of an attempt: the delivery it belongs to is done, retried later, or waits for its endpoint. */
 export const deliveryOutcomes = [
@@ -18,16 +21,19 @@ export const WebhookDelivery = z
 		id: Id.openapi({ description: "Increases with every attempt." }),
 		eventId: Id,
 		attempt: z.int().min(1).openapi({ description: "1 for the first try." }),
-		status: z.int().min(0).max(599).openapi({
-			description: "The HTTP status answered; 0 when none came within 15 s.",
-		}),
+		status: z
+			.int()
+			.min(0)
+			.max(599)
+			.openapi({
+				description: `The HTTP status answered; 0 when none came within ${inWords(durations.deliveryTimeout)}.`,
+			}),
 		durationMs: z.int().min(0),
 		error: z.string().nullable().openapi({
 			description: "Why the attempt failed; null when it succeeded.",
 		}),
 		outcome: z.enum(deliveryOutcomes).openapi({
-			description:
-				"`delivered` (a 2xx); `retrying` at `nextAttemptAt`; `exhausted`: the last of 9 attempts over 25 hours failed, and the event will not be sent again unless replayed; `disabled`: this failure disabled the webhook, and the delivery waits for it to be re-enabled.",
+			description: `\`delivered\` (a 2xx); \`retrying\` at \`nextAttemptAt\`; \`exhausted\`: the last of ${durations.retryDelays.length + 1} attempts failed, and the event is not sent again unless replayed; \`disabled\`: this failure disabled the webhook, and the delivery waits for it to be re-enabled.`,
 		}),
 		nextAttemptAt: z.string().nullable().openapi({ format: "date-time" }),
 		attemptedAt: z.string().openapi({ format: "date-time" }),

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { it } from "vitest";
 import { createApp } from "../../src/app";
 import { testNow } from "../support/api";
-import { countingD1 } from "../support/d1";
+import { watchedD1 } from "../support/d1";
 import floor from "./floor";
 
 // Requests per timed run, and runs per side: app and bare floor take turns, in reverse order every other
@@ -64,7 +64,7 @@ it("measures time per request in the runtime, app against the bare floor", async
 		const d1Calls: Record<string, number> = {};
 		const answers: Record<string, Response> = {};
 		for (const [side, send] of Object.entries(sides)) {
-			const d1 = countingD1(env.DB);
+			const d1 = watchedD1(env.DB);
 			answers[side] = await send(request(), d1.binding);
 			if (answers[side].status >= 300)
 				throw new Error(`${side} ${name}: ${answers[side].status}`);

@@ -13,6 +13,8 @@ export default defineConfig(async () => ({
 					),
 					API_TOKEN: "bench-token",
 					CURSOR_SECRET: "bench-cursor-secret",
+					// background.bench.ts creates webhooks, whose secrets are sealed under this key.
+					WEBHOOK_SECRET_KEY: "bench-webhook-secret-key-0123456789abcdef",
 					BENCH_REQUESTS: process.env.BENCH_REQUESTS ?? "200",
 				},
 				// Writes nudge a queue nothing consumes: the benchmark times the request, not the deliveries.

@@ -233,7 +233,7 @@ describe("webhooks under wrangler dev", () => {
 		expect(timedOut.body).toContainEqual(
 			expect.objectContaining({
 				status: 0,
-				error: "no answer within 15 s",
+				error: "no answer within 15 seconds",
 				outcome: "retrying",
 			}),
 		);

@@ -5,8 +5,8 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
+import { endpointOf } from "../../src/db/webhook-endpoints";
 import { consume } from "../../src/events/consumer";
-import { endpointOf } from "../../src/events/endpoint";
 import type { WebhookMessage } from "../../src/events/nudge";
 import type { WebhookDelivery } from "../../src/models/webhook-delivery";
 import { api, collectPages, createCategory, send } from "./api";

@@ -1,31 +1,31 @@
 import type { Context } from "hono";
+import { sealSecret } from "../../db/secret-box";
+import { endpointOf } from "../../db/webhook-endpoints";
 import type { AppEnv } from "../../env";
-import { type DeliveryState, endpointOf } from "../../events/endpoint";
 import { ifMatch, withETag } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
 import { listPage } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
 import { byId } from "../../models/id";
+import type { DeliveryState } from "../../models/webhook";
+import { checkWebhookUrl } from "../../models/webhook-url";
 import * as queries from "./queries";
 import type * as routes from "./routes";
 
-const loopback = new Set(["127.0.0.1", "localhost", "[::1]"]);
+/** The URL as stored, normalised; a validation_error on `body.url` where this environment may not deliver to it. */
+const allowedUrl = (url: string, env: Env) => {
+	const { href, problem } = checkWebhookUrl(url, env);
+	if (problem !== undefined) {
+		throw new ApiError("validation_error", undefined, [
+			{ path: "body.url", message: problem },
+		]);
+	}
+	return href;
+};
 
 /** `whsec_` and 32 random bytes in base64: the Standard Webhooks secret format. */
 const newSecret = () =>
 	`whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
-
-/** Refuses a URL that is not https, but for plain http to this machine where .dev.vars allows it. */
-const requireHttps = (c: Context<AppEnv>, text: string) => {
-	const url = new URL(text);
-	const local =
-		c.env.WEBHOOKS_ALLOW_LOOPBACK === "true" && loopback.has(url.hostname);
-	if (url.protocol !== "https:" && !local) {
-		throw new ApiError("validation_error", undefined, [
-			{ path: "body.url", message: "must be https" },
-		]);
-	}
-};
 
 /** The delivery state of a webhook that has had no delivery yet. */
 const noDeliveries: DeliveryState = {
@@ -62,13 +62,14 @@ export const createWebhook: AppRouteHandler<
 	typeof routes.createWebhook
 > = async (c) => {
 	const body = c.req.valid("json");
-	requireHttps(c, body.url);
+	const url = allowedUrl(body.url, c.env);
+	const secret = newSecret();
 	const webhook = await queries.createWebhook(
 		c.var.db,
-		{ ...body, secret: newSecret() },
+		{ url, events: body.events, secret: await sealSecret(secret, c.env) },
 		c.var.now(),
 	);
-	return c.json(withETag(c, { ...webhook, ...noDeliveries }), 201, {
+	return c.json(withETag(c, { ...webhook, ...noDeliveries, secret }), 201, {
 		Location: `/webhooks/${webhook.id}`,
 	});
 };
@@ -87,11 +88,12 @@ export const updateWebhook: AppRouteHandler<
 	typeof routes.updateWebhook
 > = async (c) => {
 	const patch = c.req.valid("json");
-	if (patch.url !== undefined) requireHttps(c, patch.url);
 	const { webhook, config } = await queries.updateWebhook(
 		c.var.db,
 		c.req.valid("param").webhookId,
-		patch,
+		patch.url === undefined
+			? patch
+			: { ...patch, url: allowedUrl(patch.url, c.env) },
 		ifMatch(c),
 	);
 	const delivery = await endpointOf(c.env, webhook.id).configure(
@@ -110,7 +112,7 @@ export const rotateWebhookSecret: AppRouteHandler<
 	const { webhook, config } = await queries.rotateWebhookSecret(
 		c.var.db,
 		c.req.valid("param").webhookId,
-		secret,
+		await sealSecret(secret, c.env),
 		ifMatch(c),
 		now,
 	);

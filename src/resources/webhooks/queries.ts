@@ -1,69 +1,56 @@
 import { and, count, eq, gt, lt, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
+import { write } from "../../db/batch";
 import type { Db } from "../../db/client";
 import {
 	autoId,
 	bump,
-	etagOf,
-	foundOr,
 	matchesETag,
 	oneRow,
 	probe,
 	rowState,
-	unchanged,
+	whyUnchanged,
 } from "../../db/conditional";
+import { webhook } from "../../db/resources";
 import { webhooks } from "../../db/schema";
-import type { DeliveryState } from "../../events/endpoint";
-import { configOf, endpointColumns } from "../../events/endpoint-config";
-import { recordEvent } from "../../events/record";
-import type { EventType } from "../../events/types";
+import type { SealedSecret } from "../../db/secret-box";
+import { configOf, endpointColumns } from "../../db/webhook-endpoints";
 import { ApiError } from "../../http/errors";
+import { found, refusal } from "../../http/outcomes";
 import type { Page } from "../../http/pagination";
-import type { Webhook, WebhookPatch } from "../../models/webhook";
+import type { EventType } from "../../models/event-types";
+import { durations, limits } from "../../models/limits";
+import type { WebhookPatch } from "../../models/webhook";
 
-/** How many webhooks may exist at once. */
-const maxWebhooks = 20;
-
-/** How long a rotated-out secret keeps signing beside the new one. */
-const rotationOverlapMs = 24 * 60 * 60 * 1000;
-
-/** A webhook as D1 holds it; its delivery state comes from its Durable Object. */
-const webhook = {
-	id: webhooks.id,
-	url: webhooks.url,
-	events: webhooks.events,
-	createdAt: webhooks.createdAt,
-	disabled: webhooks.disabled,
-};
-const webhookETag = etagOf(webhooks.version);
-
-const withETag = { ...webhook, etag: webhookETag };
-const withEndpoint = { ...withETag, ...endpointColumns };
-
-type StoredWebhook = Omit<Webhook, keyof DeliveryState>;
+/** A webhook with its endpoint's columns: what a change answers, and what its Durable Object is told. */
+const withEndpoint = { ...webhook.tagged, ...endpointColumns };
 
 const webhookNotFound = (id: number) =>
 	new ApiError("not_found", `Webhook ${id} does not exist.`);
 
-const webhookPath = sql`'/webhooks/' || ${webhooks.id}`;
-
-export const listWebhooks = (db: Db, page: Page): Promise<StoredWebhook[]> =>
+export const listWebhooks = (db: Db, page: Page) =>
 	db
-		.select(webhook)
+		.select(webhook.projection)
 		.from(webhooks)
 		.where(gt(webhooks.id, page.after))
 		.orderBy(webhooks.id)
 		.limit(page.limit + 1);
 
+export const getWebhook = (db: Db, id: number) =>
+	found(
+		db.select(webhook.tagged).from(webhooks).where(eq(webhooks.id, id)).get(),
+		() => webhookNotFound(id),
+	);
+
 const readEndpoint = (db: Db, id: number) =>
-	foundOr(
+	found(
 		db.select(withEndpoint).from(webhooks).where(eq(webhooks.id, id)).get(),
 		() => webhookNotFound(id),
 	);
 
 /**
  * A webhook read with its endpoint's columns, split in two: the webhook as the API answers it (with its
- * ETag), and the config its Durable Object delivers with (secrets included: never answered).
+ * ETag), and the config its Durable Object delivers with (sealed secrets included: never answered).
  */
 const split = ({
 	id,
@@ -78,20 +65,14 @@ const split = ({
 	config: configOf({ id, url, ...endpoint }),
 });
 
-export const getWebhook = (db: Db, id: number) =>
-	foundOr(
-		db.select(withETag).from(webhooks).where(eq(webhooks.id, id)).get(),
-		() => webhookNotFound(id),
-	);
-
 /** The webhook and its endpoint's config. */
 export const getEndpoint = async (db: Db, id: number) =>
 	split(await readEndpoint(db, id));
 
-/** Stores the webhook with its secret unless there are already {@link maxWebhooks}. */
+/** Stores the webhook with its sealed secret unless there are already `limits.webhooks`. */
 export const createWebhook = async (
 	db: Db,
-	fields: { url: string; events: EventType[]; secret: string },
+	fields: { url: string; events: EventType[]; secret: SealedSecret },
 	now: number,
 ) => {
 	// INSERT … SELECT: the count and the insert are one statement, so two creations cannot both pass it.
@@ -111,14 +92,11 @@ export const createWebhook = async (
 					version: sql`1`.as("version"),
 				})
 				.from(oneRow)
-				.where(lt(db.select({ n: count() }).from(webhooks), maxWebhooks)),
+				.where(lt(db.select({ n: count() }).from(webhooks), limits.webhooks)),
 		)
-		.returning({ ...withETag, secret: webhooks.secret });
+		.returning(webhook.tagged);
 	if (!row) {
-		throw new ApiError(
-			"webhook_limit",
-			`There are already ${maxWebhooks} webhooks; delete one first.`,
-		);
+		throw new ApiError("webhook_limit");
 	}
 	return row;
 };
@@ -130,20 +108,21 @@ const changeWebhook = async (
 	set: SQLiteUpdateSetSource<typeof webhooks>,
 	ifMatch: string[] | undefined,
 ) => {
-	const current = matchesETag(webhookETag, ifMatch);
-	const [[state], [row]] = await db.batch([
-		probe(db, rowState(webhooks, eq(webhooks.id, id), current)),
-		db
+	const current = matchesETag(webhook.etag, ifMatch);
+	const { guard, changed } = await write(db, {
+		guard: probe(db, rowState(webhooks, eq(webhooks.id, id), current)),
+		changed: db
 			.update(webhooks)
 			.set({ ...set, version: bump(webhooks.version) })
 			.where(and(eq(webhooks.id, id), current))
 			.returning(withEndpoint),
-	]);
-	if (!row) throw unchanged(state, webhookNotFound(id));
+	});
+	const [row] = changed;
+	if (!row) throw refusal(whyUnchanged(guard[0]), webhookNotFound(id));
 	return split(row);
 };
 
-/** Applies `updateWebhook`'s changes. */
+/** Applies `updateWebhook`'s changes; the URL is the one to store, normalised. */
 export const updateWebhook = (
 	db: Db,
 	id: number,
@@ -151,11 +130,11 @@ export const updateWebhook = (
 	ifMatch: string[] | undefined,
 ) => changeWebhook(db, id, patch, ifMatch);
 
-/** Replaces the secret with `secret`; the old one keeps signing for a day. */
+/** Replaces the sealed secret with `secret`; the old one keeps signing for `durations.secretOverlap`. */
 export const rotateWebhookSecret = (
 	db: Db,
 	id: number,
-	secret: string,
+	secret: SealedSecret,
 	ifMatch: string[] | undefined,
 	now: number,
 ) =>
@@ -165,7 +144,7 @@ export const rotateWebhookSecret = (
 		{
 			secret,
 			previousSecret: webhooks.secret,
-			previousSecretExpiresAt: now + rotationOverlapMs,
+			previousSecretExpiresAt: now + durations.secretOverlap,
 		},
 		ifMatch,
 	);
@@ -176,40 +155,14 @@ export const deleteWebhook = async (
 	id: number,
 	ifMatch: string[] | undefined,
 ): Promise<void> => {
-	const current = matchesETag(webhookETag, ifMatch);
-	const [[state], deleted] = await db.batch([
-		probe(db, rowState(webhooks, eq(webhooks.id, id), current)),
-		db
+	const current = matchesETag(webhook.etag, ifMatch);
+	const { guard, deleted } = await write(db, {
+		guard: probe(db, rowState(webhooks, eq(webhooks.id, id), current)),
+		deleted: db
 			.delete(webhooks)
 			.where(and(eq(webhooks.id, id), current))
 			.returning({ id: webhooks.id }),
-	]);
-	if (deleted.length === 0) throw unchanged(state, webhookNotFound(id));
-};
-
-/**
- * Disables the webhook for its failed deliveries, with its `webhook.disabled` event in the same batch; the
- * event carries the webhook as `getWebhook` answers it, `delivery` being its endpoint's state. Delivery state:
- * the ETag stays.
- */
-export const disableWebhook = async (
-	db: Db,
-	id: number,
-	delivery: DeliveryState,
-	now: number,
-) => {
-	await db.batch([
-		db
-			.update(webhooks)
-			.set({ disabled: true })
-			.where(and(eq(webhooks.id, id), eq(webhooks.disabled, false))),
-		recordEvent(db, {
-			type: "webhook.disabled",
-			subject: webhookPath,
-			data: sql`json_object('id', ${webhooks.id}, 'url', ${webhooks.url}, 'events', json(${webhooks.events}), 'createdAt', ${webhooks.createdAt}, 'disabled', json('true'), 'failures', ${delivery.failures}, 'lastStatus', ${delivery.lastStatus}, 'lastAttemptAt', ${delivery.lastAttemptAt})`,
-			source: webhooks,
-			where: eq(webhooks.id, id),
-			now,
-		}),
-	]);
+	});
+	if (deleted.length === 0)
+		throw refusal(whyUnchanged(guard[0]), webhookNotFound(id));
 };

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { userAgent } from "../../events/delivery";
 import { linkHeader, pageQuery } from "../../http/pagination";
 import { createdContent, jsonBody, jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
 import { idParam } from "../../models/id";
+import { durations, inWords, limits } from "../../models/limits";
 import {
 	CreatedWebhook,
 	NewWebhook,
@@ -12,12 +12,19 @@ import {
 	Webhooks,
 } from "../../models/webhook";
 import {
+	userAgent,
 	WebhookDeliveries,
 	WebhookReplay,
 } from "../../models/webhook-delivery";
 
 const tag = "Webhooks";
 const params = z.object({ webhookId: idParam("webhookId") });
+
+/** `5 seconds, 30 seconds, …, 10 hours and 10 hours`. */
+const retrySchedule = durations.retryDelays
+	.map(inWords)
+	.join(", ")
+	.replace(/, ([^,]+)$/, " and $1");
 
 /** A request header of a delivery, as the callback documents it. */
 const deliveryHeader = (
@@ -39,8 +46,7 @@ const deliveries = {
 		"{$request.body#/url}": {
 			post: {
 				summary: "An event, delivered",
-				description:
-					"Signed per Standard Webhooks 1.0. A 2xx within 15 s acknowledges it; anything else, a redirect included, is retried at once, then after 5 s, 30 s, 2 min, 15 min, 1 h, 4 h, 10 h and 10 h (with up to 20% jitter; a longer `Retry-After` on a 429 or 503 is honoured). An endpoint failing for 24 hours without a success, or answering 410 Gone, is disabled. Delivery is at least once and in no guaranteed order: deduplicate on `webhook-id` and order by the event's `id`.",
+				description: `Signed per Standard Webhooks 1.0. A 2xx within ${inWords(durations.deliveryTimeout)} acknowledges it; anything else, a redirect included, is a failure. A failed attempt is retried after ${retrySchedule} (with jitter; a longer \`Retry-After\` on a 429 or 503 is honoured). An endpoint failing for ${inWords(durations.failingEndpoint)} without a success, or answering 410 Gone, is disabled. Delivery is at least once and in no guaranteed order: deduplicate on \`webhook-id\` and order by the event's \`id\`.`,
 				parameters: [
 					deliveryHeader(
 						"webhook-id",
@@ -54,7 +60,7 @@ const deliveries = {
 					),
 					deliveryHeader(
 						"webhook-signature",
-						"`v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, keyed by the bytes of the secret after `whsec_`. For 24 hours after a rotation, two of them, space-separated: the new secret's first.",
+						`\`v1,\` and the base64 HMAC-SHA256 of \`id.timestamp.body\`, keyed by the bytes of the secret after \`whsec_\`. For ${inWords(durations.secretOverlap)} after a rotation, two of them, space-separated: the new secret's first.`,
 						"v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
 					),
 					deliveryHeader("user-agent", "Names the sender.", userAgent),
@@ -76,8 +82,7 @@ const deliveries = {
 							"Gone: the webhook is disabled at once, and a `webhook.disabled` event recorded.",
 					},
 					default: {
-						description:
-							"Any other answer, or none within 15 s, is a failure: the delivery is retried.",
+						description: `Any other answer, or none within ${inWords(durations.deliveryTimeout)}, is a failure: the delivery is retried.`,
 					},
 				},
 			},
@@ -109,8 +114,7 @@ export const createWebhook = apiRoute({
 	operationId: "createWebhook",
 	tag,
 	summary: "Add a webhook",
-	description:
-		"Subscribes a URL to event types. The answer holds the signing secret, shown this once. At most 20 webhooks.",
+	description: `Subscribes a URL to event types. The answer holds the signing secret, shown this once. At most ${limits.webhooks} webhooks.`,
 	request: { body: jsonBody(NewWebhook, "The endpoint and what it receives.") },
 	errors: ["webhook_limit"],
 	callbacks: deliveries,
@@ -169,8 +173,7 @@ export const rotateWebhookSecret = apiRoute({
 	operationId: "rotateWebhookSecret",
 	tag,
 	summary: "Rotate a webhook's secret",
-	description:
-		"Answers a new signing secret, shown this once. For 24 hours every delivery carries two signatures, the new secret's and the old one's, so that receivers can switch over.",
+	description: `Answers a new signing secret, shown this once. For ${inWords(durations.secretOverlap)} every delivery carries two signatures, the new secret's and the old one's, so that receivers can switch over.`,
 	request: { params },
 	errors: ["not_found"],
 	responses: {
@@ -202,8 +205,7 @@ export const listWebhookDeliveries = apiRoute({
 	operationId: "listWebhookDeliveries",
 	tag,
 	summary: "List a webhook's delivery attempts",
-	description:
-		"Its attempts of the last 30 days, newest first: which event, which attempt, what the endpoint answered and what became of the delivery.",
+	description: `Its attempts of the last ${inWords(durations.eventRetention)}, newest first: which event, which attempt, what the endpoint answered and what became of the delivery.`,
 	request: { params, query: z.object(pageQuery) },
 	errors: ["not_found"],
 	responses: {

@@ -1,10 +1,16 @@
-import { webhooks } from "../db/schema";
+// A webhook's endpoint: the Durable Object that delivers its events (src/events/endpoint.ts), and the config it
+// delivers with, read from D1 by the sweep and by the webhook operations that change it.
+
+import { webhooks } from "./schema";
 
 /** What a webhook's Durable Object needs to deliver: where, signed with which secrets, as of which version. */
 export type EndpointConfig = {
 	webhookId: number;
 	url: string;
-	/** Newest first; a rotated-out secret keeps signing until `expiresAt` (Unix ms). */
+	/**
+	 * Sealed (src/db/secret-box.ts), newest first; a rotated-out secret keeps signing until `expiresAt` (Unix
+	 * ms). The endpoint opens them when it signs, so they are at rest encrypted there too.
+	 */
 	secrets: { secret: string; expiresAt: number | null }[];
 	/** The webhook's row version: an endpoint keeps the newest config it was given, whatever the order. */
 	version: number;
@@ -42,3 +48,7 @@ export const configOf = (row: EndpointRow): EndpointConfig => ({
 	],
 	version: row.version,
 });
+
+/** The Durable Object of webhook `id`. */
+export const endpointOf = (env: Env, id: number) =>
+	env.WEBHOOK_ENDPOINT.getByName(String(id));

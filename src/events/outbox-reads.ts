@@ -1,8 +1,8 @@
 import { and, asc, gt, gte, inArray, isNull, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { events } from "../db/schema";
+import type { EventType } from "../models/event-types";
 import type { Delivery } from "./delivery";
-import type { EventType } from "./types";
 
 // Reading the outbox (the `events` table) for deliveries: what waits to be handed over, and what a replay re-sends.
 
