@@ -1,6 +1,9 @@
 import type { EndpointConfig } from "../db/webhook-endpoints";
 import { durations } from "../models/limits";
-import type { DeliveryOutcome } from "../models/webhook-delivery";
+import type {
+	DeliveryOutcome,
+	WebhookDelivery,
+} from "../models/webhook-delivery";
 import type { AttemptResult, Delivery } from "./delivery";
 import type { Subscription } from "./outbox-reads";
 
@@ -71,18 +74,11 @@ export type DueDelivery = Delivery & { attempts: number };
 /** A replay in progress: the events a webhook receives after `after` are still to be queued. */
 export type Replay = Subscription & { after: number };
 
-/** One attempt as the log keeps it (times in Unix ms). */
-export type LoggedAttempt = {
-	id: number;
-	eventId: number;
-	attempt: number;
-	status: number;
-	durationMs: number;
-	error: string | null;
-	outcome: DeliveryOutcome;
-	nextAttemptAt: number | null;
-	attemptedAt: number;
-};
+/** One attempt as the log keeps it: as `listWebhookDeliveries` answers it, its times in Unix ms. */
+export type LoggedAttempt = Omit<
+	WebhookDelivery,
+	"nextAttemptAt" | "attemptedAt"
+> & { nextAttemptAt: number | null; attemptedAt: number };
 
 type Row = Record<string, SqlStorageValue>;
 
