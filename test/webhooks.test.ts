@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
 	anonymous,
@@ -52,6 +53,46 @@ describe("webhooks: create, read, delete", () => {
 			(await api(`/webhooks/${created.id}`, { method: "DELETE" })).status,
 		).toBe(204);
 		await expectError(await api(`/webhooks/${created.id}`), 404, "not_found");
+	});
+
+	it("replays a keyed create with the same webhook and secret, creating one, and keeps the secret sealed", async () => {
+		const key = crypto.randomUUID();
+		const request = { url: receiver, events: ["pet.created"] };
+		const first = await send("POST", "/webhooks", request, {
+			"idempotency-key": key,
+		});
+		expect(first.status).toBe(201);
+		const created = await first.json<CreatedWebhook>();
+		const retry = await send("POST", "/webhooks", request, {
+			"idempotency-key": key,
+		});
+		expect(retry.status).toBe(201);
+		expect(retry.headers.get("idempotency-replayed")).toBe("true");
+		expect(retry.headers.get("etag")).toBe(first.headers.get("etag"));
+		expect(await retry.json()).toEqual(created);
+		const listed = await (await api("/webhooks?limit=100")).json<
+			CreatedWebhook[]
+		>();
+		expect(listed.filter((webhook) => webhook.url === receiver)).toHaveLength(
+			1,
+		);
+		const record = await env.DB.prepare(
+			"SELECT body FROM idempotency_keys WHERE key = ?",
+		)
+			.bind(key)
+			.first<string>("body");
+		expect(record).not.toContain(created.secret);
+		expect(record).not.toContain(created.secret.slice("whsec_".length));
+		await expectError(
+			await send(
+				"POST",
+				"/webhooks",
+				{ ...request, events: ["pet.updated"] },
+				{ "idempotency-key": key },
+			),
+			422,
+			"idempotency_key_reused",
+		);
 	});
 
 	it("needs the token to read as well as to write", async () => {

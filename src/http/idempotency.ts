@@ -77,11 +77,12 @@ const recordOf = (keyed: Keyed) => eq(idempotencyKeys.key, keyed.key);
 /**
  * What a keyed create adds to its write: `forgetExpired` and `stored` come before the change, which runs only
  * while the key is `unused`; `remember(resource)` is the last link of the change's chain and stores the response
- * the create produced: the resource it inserted, as the API answers it. Without a key, every step is absent.
+ * the create produced: the resource it inserted, as the API answers it, or the `body` built from its row.
+ * Without a key, every step is absent.
  */
 export const idempotencySteps = (db: Db, keyed: Keyed | undefined) =>
 	keyed === undefined
-		? { unused: sql`1`, remember: () => undefined }
+		? { unused: sql`1`, remember: (..._: [Resource, SQL?]) => undefined }
 		: {
 				// The Cron Trigger prunes expired records in bulk; this forgets only the one this key may hit.
 				forgetExpired: db
@@ -94,18 +95,20 @@ export const idempotencySteps = (db: Db, keyed: Keyed | undefined) =>
 					),
 				stored: db.select().from(idempotencyKeys).where(recordOf(keyed)),
 				unused: not(exists(idempotencyKeys, recordOf(keyed))),
-				remember: (resource: Resource) => (changed: SQL) =>
-					db.insert(idempotencyKeys).select(
-						resource
-							.select(db, {
-								key: sql`${keyed.key}`.as("key"),
-								requestHash: sql`${keyed.requestHash}`.as("request_hash"),
-								body: sql`${resource.json}`.as("body"),
-								etag: sql`${resource.etag}`.as("etag"),
-								createdAt: sql`${keyed.now}`.as("created_at"),
-							})
-							.where(and(eq(resource.key, resource.newest), changed)),
-					),
+				remember:
+					(resource: Resource, body = resource.json) =>
+					(changed: SQL) =>
+						db.insert(idempotencyKeys).select(
+							resource
+								.select(db, {
+									key: sql`${keyed.key}`.as("key"),
+									requestHash: sql`${keyed.requestHash}`.as("request_hash"),
+									body: sql`${body}`.as("body"),
+									etag: sql`${resource.etag}`.as("etag"),
+									createdAt: sql`${keyed.now}`.as("created_at"),
+								})
+								.where(and(eq(resource.key, resource.newest), changed)),
+						),
 			};
 
 export type StoredResponse = typeof idempotencyKeys.$inferSelect;

@@ -1,13 +1,15 @@
 import type { Context } from "hono";
-import { sealSecret } from "../../db/secret-box";
+import { webhook as resource } from "../../db/resources";
+import { openSecret, type SealedSecret, sealSecret } from "../../db/secret-box";
 import { endpointOf } from "../../db/webhook-endpoints";
 import type { AppEnv } from "../../env";
 import { ifMatch, withETag } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
+import { createdOrReplayed, keyOf } from "../../http/idempotency";
 import { listPage } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
 import { byId } from "../../models/id";
-import type { DeliveryState } from "../../models/webhook";
+import type { DeliveryState, Webhook } from "../../models/webhook";
 import { checkWebhookUrl } from "../../models/webhook-url";
 import * as queries from "./queries";
 import type * as routes from "./routes";
@@ -62,16 +64,30 @@ export const createWebhook: AppRouteHandler<
 	typeof routes.createWebhook
 > = async (c) => {
 	const body = c.req.valid("json");
+	const keyed = await keyOf(c, body);
 	const url = allowedUrl(body.url, c.env);
-	const secret = newSecret();
-	const webhook = await queries.createWebhook(
-		c.var.db,
-		{ url, events: body.events, secret: await sealSecret(secret, c.env) },
-		c.var.now(),
+	const sealed = await sealSecret(newSecret(), c.env);
+	const { secret, ...webhook } = createdOrReplayed<
+		Omit<Webhook, keyof DeliveryState> & { secret: SealedSecret }
+	>(
+		c,
+		keyed,
+		await queries.createWebhook(
+			c.var.db,
+			{ url, events: body.events, secret: sealed },
+			keyed,
+			c.var.now(),
+		),
 	);
-	return c.json(withETag(c, { ...webhook, ...noDeliveries, secret }), 201, {
-		Location: `/webhooks/${webhook.id}`,
-	});
+	return c.json(
+		withETag(c, {
+			...webhook,
+			...noDeliveries,
+			secret: await openSecret(secret, c.env),
+		}),
+		201,
+		{ Location: resource.pathOf(webhook.id) },
+	);
 };
 
 export const getWebhook: AppRouteHandler<typeof routes.getWebhook> = async (

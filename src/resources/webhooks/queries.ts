@@ -1,6 +1,6 @@
 import { and, count, eq, gt, lt, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
-import { write } from "../../db/batch";
+import { chain, write } from "../../db/batch";
 import type { Db } from "../../db/client";
 import {
 	autoId,
@@ -16,6 +16,7 @@ import { webhooks } from "../../db/schema";
 import type { SealedSecret } from "../../db/secret-box";
 import { configOf, endpointColumns } from "../../db/webhook-endpoints";
 import { ApiError } from "../../http/errors";
+import { idempotencySteps, type Keyed } from "../../http/idempotency";
 import { found, refusal } from "../../http/outcomes";
 import type { Page } from "../../http/pagination";
 import type { EventType } from "../../models/event-types";
@@ -73,32 +74,53 @@ export const getEndpoint = async (db: Db, id: number) =>
 export const createWebhook = async (
 	db: Db,
 	fields: { url: string; events: EventType[]; secret: SealedSecret },
+	keyed: Keyed | undefined,
 	now: number,
 ) => {
-	// INSERT … SELECT: the count and the insert are one statement, so two creations cannot both pass it.
-	const [row] = await db
-		.insert(webhooks)
-		.select(
-			db
-				.select({
-					id: autoId,
-					url: sql`${fields.url}`.as("url"),
-					events: sql`${JSON.stringify(fields.events)}`.as("events"),
-					secret: sql`${fields.secret}`.as("secret"),
-					previousSecret: sql`NULL`.as("previous_secret"),
-					previousSecretExpiresAt: sql`NULL`.as("previous_secret_expires_at"),
-					createdAt: sql`${new Date(now).toISOString()}`.as("created_at"),
-					disabled: sql`0`.as("disabled"),
-					version: sql`1`.as("version"),
-				})
-				.from(oneRow)
-				.where(lt(db.select({ n: count() }).from(webhooks), limits.webhooks)),
-		)
-		.returning(webhook.tagged);
-	if (!row) {
-		throw new ApiError("webhook_limit");
-	}
-	return row;
+	const key = idempotencySteps(db, keyed);
+	const { stored, created } = await write(db, {
+		forgetExpired: key.forgetExpired,
+		stored: key.stored,
+		created: chain({
+			// INSERT … SELECT: the count and the insert are one statement, so two creations cannot both pass it.
+			webhook: db
+				.insert(webhooks)
+				.select(
+					db
+						.select({
+							id: autoId,
+							url: sql`${fields.url}`.as("url"),
+							events: sql`${JSON.stringify(fields.events)}`.as("events"),
+							secret: sql`${fields.secret}`.as("secret"),
+							previousSecret: sql`NULL`.as("previous_secret"),
+							previousSecretExpiresAt: sql`NULL`.as(
+								"previous_secret_expires_at",
+							),
+							createdAt: sql`${new Date(now).toISOString()}`.as("created_at"),
+							disabled: sql`0`.as("disabled"),
+							version: sql`1`.as("version"),
+						})
+						.from(oneRow)
+						.where(
+							and(
+								lt(db.select({ n: count() }).from(webhooks), limits.webhooks),
+								key.unused,
+							),
+						),
+				)
+				.returning({ ...webhook.tagged, secret: webhooks.secret }),
+			// A replay shows the secret again, so the record keeps it as the row does: sealed.
+			remember: key.remember(
+				webhook,
+				sql`json_set(${webhook.json}, '$.secret', ${webhooks.secret})`,
+			),
+		}),
+	});
+	const [row] = created.webhook;
+	if (row) return { created: { ...row, secret: row.secret as SealedSecret } };
+	const [record] = stored ?? [];
+	if (record) return { stored: record };
+	throw new ApiError("webhook_limit");
 };
 
 /** Changes the webhook unless it changed since `If-Match`; answers it and its endpoint's new config. */

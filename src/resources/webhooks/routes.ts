@@ -112,6 +112,7 @@ export const createWebhook = apiRoute({
 	path: "/webhooks",
 	auth: "bearer",
 	operationId: "createWebhook",
+	idempotent: true,
 	tag,
 	summary: "Add a webhook",
 	description: `Subscribes a URL to event types. The answer holds the signing secret, shown this once. At most ${limits.webhooks} webhooks.`,
