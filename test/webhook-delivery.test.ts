@@ -1,7 +1,11 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { drizzle } from "drizzle-orm/d1";
 import { Webhook as Verifier } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { anonymous, api, testApp, testNow } from "./support/api";
+import { endpointOf } from "../src/db/webhook-endpoints";
+import { getEndpoint } from "../src/resources/webhooks/queries";
+import { anonymous, api, expectError, testApp, testNow } from "./support/api";
 import {
 	attemptedOnce,
 	categoryEvent,
@@ -261,6 +265,12 @@ describe("410 Gone and re-enabling", () => {
 			outcome: "disabled",
 		});
 		expect(await webhookState(webhook.id)).toMatchObject({ disabled: true });
+		// The flag is part of the webhook: a client's cached copy is stale.
+		const fresh = await api(`/webhooks/${webhook.id}`, {
+			headers: { "if-none-match": '"1"' },
+		});
+		expect(fresh.status).toBe(200);
+		expect(fresh.headers.get("etag")).not.toBe('"1"');
 		expect(await newestEvent(`/webhooks/${webhook.id}`)).toBeGreaterThan(
 			eventId,
 		);
@@ -382,5 +392,67 @@ describe("rotating the secret", () => {
 		expect(after.headers["webhook-signature"].split(" ")).toHaveLength(1);
 		expect(verify(secret, after, later + 25 * hour)).toHaveProperty("id");
 		expect(() => verify(webhook.secret, after, later + 25 * hour)).toThrow();
+	});
+});
+
+describe("a deleted webhook", () => {
+	it("stays gone: a sweep that read it before its deletion hands its endpoint nothing to send", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		const { config } = await getEndpoint(drizzle(env.DB), webhook.id);
+		expect(
+			(await api(`/webhooks/${webhook.id}`, { method: "DELETE" })).status,
+		).toBe(204);
+		const { eventId } = await categoryEvent();
+		await endpointOf(env, webhook.id).handOff(
+			config,
+			[{ eventId, body: "{}" }],
+			later,
+		);
+		await deliverAt(webhook.id, later);
+		expect(receivers.received(webhook.url)).toEqual([]);
+	});
+});
+
+describe("replayWebhook and If-Match", () => {
+	it("answers 412 to a stale ETag and replays nothing", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		await categoryEvent();
+		await expectError(
+			await laterApp.send(
+				"POST",
+				`/webhooks/${webhook.id}/replay`,
+				{ after: 1 },
+				{ "if-match": '"999"' },
+			),
+			412,
+			"precondition_failed",
+		);
+		await deliverAt(webhook.id, later);
+		expect(receivers.received(webhook.url)).toEqual([]);
+	});
+});
+
+describe("a disabling that D1 could not record", () => {
+	it("keeps an alarm until it is recorded, whatever the endpoint is handed meanwhile", async () => {
+		const webhook = await createWebhook(["category.created"]);
+		const { config } = await getEndpoint(drizzle(env.DB), webhook.id);
+		const endpoint = endpointOf(env, webhook.id);
+		await endpoint.handOff(config, [], later);
+		// As the endpoint leaves it when the D1 batch that records a disabling fails.
+		await runInDurableObject(endpoint, (_, state) => {
+			state.storage.sql.exec(
+				"UPDATE endpoint SET disabled = 1, disable_recorded = 0",
+			);
+		});
+		await endpoint.handOff(config, [], later);
+		const alarm = await runInDurableObject(endpoint, (_, state) =>
+			state.storage.getAlarm(),
+		);
+		expect(alarm).toBeGreaterThan(later);
+		await deliverAt(webhook.id, alarm ?? later);
+		expect(await webhookState(webhook.id)).toMatchObject({ disabled: true });
+		expect(await newestEvent(`/webhooks/${webhook.id}`)).toBeGreaterThan(0);
 	});
 });

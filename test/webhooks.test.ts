@@ -162,6 +162,21 @@ describe("webhooks: hostile input", () => {
 });
 
 describe("the nudge after a write", () => {
+	it("follows a write that succeeded, never a read", async () => {
+		const sent = vi.spyOn(env.WEBHOOK_QUEUE, "send");
+		expect((await anonymous("/pets", { method: "HEAD" })).status).toBe(200);
+		expect((await anonymous("/pets")).status).toBe(200);
+		expect(sent).not.toHaveBeenCalled();
+		expect(
+			(
+				await send("POST", "/categories", {
+					name: `Nudging ${crypto.randomUUID()}`,
+				})
+			).status,
+		).toBe(201);
+		expect(sent).toHaveBeenCalledTimes(1);
+	});
+
 	it("never turns a committed write into an error: a queue that fails leaves the event for the sweep", async () => {
 		const unreachable = {
 			send: () => {

@@ -53,8 +53,7 @@ CREATE TABLE IF NOT EXISTS replay (
 	since TEXT NOT NULL
 );`;
 
-/** How long a settled delivery is remembered, so that the same event handed over twice is sent once. */
-const rememberSettledMs = 24 * 60 * 60 * 1000;
+const rememberSettledMs = durations.settledDelivery;
 
 /** The endpoint's config and delivery state. */
 export type Endpoint = EndpointConfig & {

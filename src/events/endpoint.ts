@@ -21,6 +21,11 @@ const runSize = 100;
 const inFlight = 20;
 /** Events a replay reads from D1 per run. */
 const replayPage = 100;
+/** How soon a disabling that D1 could not record is tried again. */
+const recordDisabledRetryMs = 30_000;
+
+/** The key that marks the endpoint of a deleted webhook. */
+const deleted = "deleted";
 
 const iso = (ms: number | null) =>
 	ms === null ? null : new Date(ms).toISOString();
@@ -45,6 +50,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 
 	/** Takes new events from the sweep, with the webhook's config as of the sweep; sends them at once. */
 	async handOff(config: EndpointConfig, deliveries: Delivery[], now: number) {
+		if (await this.isDeleted()) return;
 		this.store.configure(config);
 		this.store.hold(deliveries, now);
 		await this.schedule(now);
@@ -62,6 +68,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 
 	/** Re-sends the events the webhook receives after event `after`, read from D1 a page per run. */
 	async replay(config: EndpointConfig, replay: Replay, now: number) {
+		if (await this.isDeleted()) return;
 		this.store.configure(config);
 		this.store.startReplay(replay);
 		await this.schedule(now);
@@ -146,9 +153,16 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		);
 	}
 
-	/** Sets the alarm for the next due delivery (now, while a replay has pages left); none while disabled. */
+	/**
+	 * Sets the alarm for the next due delivery (now, while a replay has pages left); none while disabled, once
+	 * D1 has recorded the disabling (until then, the alarm tries again).
+	 */
 	private async schedule(now: number) {
 		const endpoint = this.store.endpoint();
+		if (endpoint?.disabled && !endpoint.disableRecorded) {
+			await this.ctx.storage.setAlarm(now + recordDisabledRetryMs);
+			return;
+		}
 		const next = this.store.replay() ? now : this.store.nextDue();
 		if (!endpoint || endpoint.disabled || next === null) {
 			await this.ctx.storage.deleteAlarm();
@@ -176,10 +190,18 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		}));
 	}
 
-	/** Forgets everything, for a deleted webhook: no delivery is attempted again. */
+	/**
+	 * Forgets everything, for a deleted webhook, and remembers that it is gone (ids are never reused): a sweep
+	 * that read the webhook before its deletion cannot bring it back.
+	 */
 	async forget() {
 		await this.ctx.storage.deleteAlarm();
 		await this.ctx.storage.deleteAll();
+		await this.ctx.storage.put(deleted, true);
 		this.store = endpointStore(this.ctx.storage.sql);
+	}
+
+	private async isDeleted() {
+		return (await this.ctx.storage.get<boolean>(deleted)) === true;
 	}
 }

@@ -15,7 +15,8 @@ export const nudge = async (queue: Queue<WebhookMessage>) => {
  */
 export const nudgeOutbox: MiddlewareHandler<AppEnv> = async (c, next) => {
 	await next();
-	if (c.req.method === "GET" || !c.res.ok) return;
+	// Reads (HEAD is served by GET routes) record nothing.
+	if (c.req.method === "GET" || c.req.method === "HEAD" || !c.res.ok) return;
 	// The write is committed whatever happens here: a nudge that fails only waits for the next sweep.
 	c.executionCtx.waitUntil(
 		nudge(c.env.WEBHOOK_QUEUE).catch((error) =>

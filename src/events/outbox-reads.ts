@@ -1,12 +1,10 @@
 import { and, asc, gt, gte, inArray, isNull, sql } from "drizzle-orm";
-import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { Db } from "../db/client";
 import { events } from "../db/schema";
 import type { EventType } from "../models/event-types";
 import type { Delivery } from "./delivery";
 
 // Reading the outbox (the `events` table) for deliveries: what waits to be handed over, and what a replay re-sends.
-
-type Db = DrizzleD1Database;
 
 const columns = {
 	id: events.id,

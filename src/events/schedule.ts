@@ -2,8 +2,7 @@ import { durations } from "../models/limits";
 
 // When a failed delivery is tried again, and when an endpoint is given up on (API.md §9).
 
-/** The longest `Retry-After` honoured: a day. */
-const maxRetryAfter = 24 * 60 * 60 * 1000;
+const { maxRetryAfter } = durations;
 
 /** Each wait is longer by up to this share, at random, so that retries of a burst do not arrive together. */
 const jitter = 0.2;

@@ -27,7 +27,7 @@ export const errorCodes = {
 		409,
 		`There are already ${limits.webhooks} webhooks; delete one first.`,
 	],
-	gone: [410, "This operation was retired on 2027-06-30."],
+	gone: [410, "This operation has been retired; see its Sunset header."],
 	precondition_failed: [
 		412,
 		"The resource changed since the ETag in If-Match; read it again.",

@@ -45,6 +45,10 @@ export const durations = {
 	failingEndpoint: 24 * hour,
 	/** A rotated-out webhook secret keeps signing, beside the new one, for this long. */
 	secretOverlap: 24 * hour,
+	/** The longest `Retry-After` a delivery honours. */
+	maxRetryAfter: 24 * hour,
+	/** An endpoint remembers a settled delivery this long, so the same event handed over twice is sent once. */
+	settledDelivery: 24 * hour,
 } as const;
 
 const units = [

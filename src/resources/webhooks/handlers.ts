@@ -143,6 +143,10 @@ export const replayWebhook: AppRouteHandler<
 		c.var.db,
 		c.req.valid("param").webhookId,
 	);
+	const expected = ifMatch(c);
+	if (expected && !expected.includes(webhook.etag)) {
+		throw new ApiError("precondition_failed");
+	}
 	await endpointOf(c.env, webhook.id).replay(
 		config,
 		{
