@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "./client";
 
 /** One statement of a write's batch. */
-export type Statement = BatchItem<"sqlite">;
+type Statement = BatchItem<"sqlite">;
 
 /** What awaiting the statement answers, which is also its result in a batch. */
 type ResultOf<S extends Statement> = S["_"]["result"];

@@ -14,7 +14,7 @@ type Nullable<P extends Projection> = {
 }[keyof P];
 
 /** A resource as the API answers it: a nullable column is absent rather than null. */
-export type Answer<P extends Projection> = {
+type Answer<P extends Projection> = {
 	[K in Exclude<keyof P, Nullable<P>>]: P[K]["_"]["data"];
 } & { [K in Nullable<P>]?: P[K]["_"]["data"] };
 
@@ -44,7 +44,7 @@ const pairs = (entries: [string, SQLiteColumn][]) =>
  * The projection's row as the API answers it, built as JSON in SQL (for events and idempotent replays): the same
  * names, booleans as booleans, and nullable columns left out when null (`json_patch` drops a null member).
  */
-export const jsonObject = (projection: Projection) => {
+const jsonObject = (projection: Projection) => {
 	const entries = Object.entries(projection);
 	const always = entries.filter(([, column]) => column.notNull);
 	const maybe = entries.filter(([, column]) => !column.notNull);

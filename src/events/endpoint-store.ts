@@ -56,7 +56,7 @@ CREATE TABLE IF NOT EXISTS replay (
 const rememberSettledMs = durations.settledDelivery;
 
 /** The endpoint's config and delivery state. */
-export type Endpoint = EndpointConfig & {
+type Endpoint = EndpointConfig & {
 	disabled: boolean;
 	/** False while the `webhook.disabled` event of a disabling has yet to be recorded in D1. */
 	disableRecorded: boolean;
@@ -74,10 +74,10 @@ export type DueDelivery = Delivery & { attempts: number };
 export type Replay = Subscription & { after: number };
 
 /** One attempt as the log keeps it: as `listWebhookDeliveries` answers it, its times in Unix ms. */
-export type LoggedAttempt = Omit<
-	WebhookDelivery,
-	"nextAttemptAt" | "attemptedAt"
-> & { nextAttemptAt: number | null; attemptedAt: number };
+type LoggedAttempt = Omit<WebhookDelivery, "nextAttemptAt" | "attemptedAt"> & {
+	nextAttemptAt: number | null;
+	attemptedAt: number;
+};
 
 type Row = Record<string, SqlStorageValue>;
 

@@ -111,7 +111,7 @@ export const idempotencySteps = (db: Db, keyed: Keyed | undefined) =>
 						),
 			};
 
-export type StoredResponse = typeof idempotencyKeys.$inferSelect;
+type StoredResponse = typeof idempotencyKeys.$inferSelect;
 
 /**
  * The stored response of an earlier request with the same key, marked as replayed; the same key with

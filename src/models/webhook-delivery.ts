@@ -6,7 +6,7 @@ import { durations, inWords, limits } from "./limits";
 export const userAgent = "Petstore-Webhooks/1.0";
 
 /** What became of an attempt: the delivery it belongs to is done, retried later, or waits for its endpoint. */
-export const deliveryOutcomes = [
+const deliveryOutcomes = [
 	"delivered",
 	"retrying",
 	"exhausted",

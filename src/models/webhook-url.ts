@@ -6,10 +6,10 @@ export const maxWebhookUrlLength = 2048;
 const tooLong = `must be at most ${maxWebhookUrlLength} characters`;
 
 /** The binding that decides where webhooks may point: "true" (local development) adds this machine. */
-export type WebhookUrlEnv = Pick<Env, "WEBHOOKS_ALLOW_LOOPBACK">;
+type WebhookUrlEnv = Pick<Env, "WEBHOOKS_ALLOW_LOOPBACK">;
 
 /** A URL that may be stored, normalised; or why it may not: only a checked URL has an `href`. */
-export type CheckedWebhookUrl =
+type CheckedWebhookUrl =
 	| { href: string; problem?: never }
 	| { problem: string; href?: never };
 

@@ -22,7 +22,7 @@ import { found, refusal } from "../../http/outcomes";
 import type { Page } from "../../http/pagination";
 import type { Category, NewCategory } from "../../models/category";
 
-export type TaggedCategory = Category & { etag: string };
+type TaggedCategory = Category & { etag: string };
 
 const categoryNotFound = (id: number) =>
 	new ApiError("not_found", `Category ${id} does not exist.`);

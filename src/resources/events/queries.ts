@@ -7,7 +7,7 @@ import type { Event } from "../../models/event";
 import type { EventType } from "../../models/event-types";
 import { byId } from "../../models/id";
 
-export type EventFilter = Page & { type?: EventType[]; subject?: string };
+type EventFilter = Page & { type?: EventType[]; subject?: string };
 
 const event = {
 	id: events.id,

@@ -19,12 +19,12 @@ import type { Page } from "../../http/pagination";
 import { byPetId, type InventoryItem } from "../../models/inventory";
 import type { PetStatus } from "../../models/pet-status";
 
-export type TaggedInventoryItem = InventoryItem & { etag: string };
+type TaggedInventoryItem = InventoryItem & { etag: string };
 
 const itemNotFound = (petId: number) =>
 	new ApiError("not_found", `Pet ${petId} has no inventory item.`);
 
-export type InventoryFilter = Page & { status?: PetStatus[] };
+type InventoryFilter = Page & { status?: PetStatus[] };
 
 /**
  * The page of items after `filter.after`, and the next one's first if there is one: a walk of pets per status

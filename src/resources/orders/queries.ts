@@ -21,14 +21,14 @@ import type { Page } from "../../http/pagination";
 import { limits } from "../../models/limits";
 import type { Order, OrderPatch } from "../../models/order";
 
-export type TaggedOrder = Order & { etag: string };
+type TaggedOrder = Order & { etag: string };
 
 const orderNotFound = (id: number) =>
 	new ApiError("not_found", `Order ${id} does not exist.`);
 const orderComplete = (id: number) =>
 	new ApiError("order_complete", `Order ${id} is complete and final.`);
 
-export type OrderFilter = Page & {
+type OrderFilter = Page & {
 	petId?: number;
 	complete?: boolean;
 };
@@ -54,7 +54,7 @@ export const getOrder = (db: Db, id: number): Promise<TaggedOrder> =>
 		orderNotFound(id),
 	);
 
-export type Placement = { petId: number; quantity: number; shipDate: string };
+type Placement = { petId: number; quantity: number; shipDate: string };
 
 /** The event of a change to the pet's stock, as a link of the chain that changed it. */
 const stockEvent =

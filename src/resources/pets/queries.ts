@@ -25,14 +25,14 @@ import { byId } from "../../models/id";
 import type { NewPet, Pet, PetPatch } from "../../models/pet";
 import type { PetStatus } from "../../models/pet-status";
 
-export type TaggedPet = Pet & { etag: string };
+type TaggedPet = Pet & { etag: string };
 
 const petNotFound = (id: number) =>
 	new ApiError("not_found", `Pet ${id} does not exist.`);
 const unknownCategory = (id: number) =>
 	new ApiError("unknown_category", `Category ${id} does not exist.`);
 
-export type PetFilter = Page & {
+type PetFilter = Page & {
 	status?: PetStatus[];
 	categoryId?: number;
 	name?: string;
