@@ -13,6 +13,7 @@ export default defineConfig(async () => ({
 					// Two tokens, as during a rotation.
 					API_TOKEN: "test-token-current,test-token-next",
 					CURSOR_SECRET: "test-cursor-secret",
+					WEBHOOK_SECRET_KEY: "test-webhook-secret-key-0123456789abcdef",
 					WEBHOOKS_ALLOW_LOOPBACK: "true",
 					// Runs per fuzz property: small in CI, larger on demand.
 					FUZZ_RUNS: process.env.FUZZ_RUNS ?? "25",
@@ -20,7 +21,9 @@ export default defineConfig(async () => ({
 					README: readFileSync("README.md", "utf8"),
 					SEED_SQL: readFileSync("src/db/seed.sql", "utf8"),
 				},
-				// Writes nudge a queue nothing consumes: tests run the consumer themselves (test/webhooks.test.ts).
+				// A database without tables, beside DB: a statement that fails there fails as in production.
+				d1Databases: { EMPTY_DB: "petstore-empty" },
+				// Writes nudge a queue nothing consumes: tests run the consumer themselves (test/support/webhooks.ts).
 				queueProducers: { WEBHOOK_QUEUE: { queueName: "test-webhooks" } },
 				queueConsumers: {},
 				ratelimits: {

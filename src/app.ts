@@ -1,15 +1,18 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { except } from "hono/combine";
 import { cors } from "hono/cors";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
+import * as resources from "./db/resources";
 import type { AppEnv } from "./env";
+import { nudgeOutbox } from "./events/nudge";
 import { health } from "./health";
 import { limitBody } from "./http/body-limit";
+import { servedFrom } from "./http/code-samples";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
-import { secureDefaults } from "./http/secure-headers";
+import { apiSecurityHeaders, pageSecurityHeaders } from "./http/secure-headers";
 import { bookmarkHeader } from "./http/session";
 import { validationHook } from "./http/validation";
-import { Order } from "./models/order";
 import { bearerAuth, documentConfig } from "./openapi";
 import { reference } from "./reference";
 import { categoriesRouter } from "./resources/categories";
@@ -19,6 +22,9 @@ import { ordersRouter } from "./resources/orders";
 import { petsRouter } from "./resources/pets";
 import { webhooksRouter } from "./resources/webhooks";
 
+/** The reference page and its files (the wildcard matches `/reference` itself). */
+const referencePages = "/reference/*";
+
 /** Builds the whole API: cross-cutting middleware, the resource routers, `/doc`, `/reference` and `/health`. */
 export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -27,11 +33,10 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		"bearerAuth",
 		bearerAuth,
 	);
-	// Responses name the seed model by reference only (see OrderResponse), so it is registered here.
-	app.openAPIRegistry.register("Order", Order);
 	// Outermost first: every response, preflights included, gets an id and secure headers. Workers Logs'
 	// invocation logs (`[observability]`) record each request's method, URL, status and duration.
-	app.use(requestId(), secureDefaults);
+	app.use(requestId(), except(referencePages, apiSecurityHeaders));
+	app.use(referencePages, pageSecurityHeaders);
 	app.use(
 		cors({
 			origin: "*",
@@ -65,6 +70,11 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		c.set("now", now);
 		await next();
 	});
+	// Writes to these record events (src/db/outbox.ts): once one has succeeded, the outbox is nudged. A
+	// wildcard matches the collection's own path too.
+	for (const { path } of Object.values(resources)) {
+		app.use(`${path}/*`, nudgeOutbox);
+	}
 
 	const routes = app
 		.route("/", petsRouter)
@@ -75,11 +85,16 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		.route("/", webhooksRouter)
 		.route("/", health)
 		.route("/", reference);
-	// Built and serialised on the first request rather than at start-up, then kept for the isolate's lifetime.
-	let document: string | undefined;
+	// Built and serialised on the first request rather than at start-up, then kept for the isolate's lifetime;
+	// each answer puts the origin it is served from into the code samples.
+	let documentAt: ((origin: string) => string) | undefined;
 	app.get("/doc", (c) => {
-		document ??= JSON.stringify(app.getOpenAPIDocument(documentConfig));
-		return c.body(document, 200, { "Content-Type": "application/json" });
+		documentAt ??= servedFrom(
+			JSON.stringify(app.getOpenAPIDocument(documentConfig)),
+		);
+		return c.body(documentAt(new URL(c.req.url).origin), 200, {
+			"Content-Type": "application/json",
+		});
 	});
 	app.notFound(onNotFound);
 	app.onError(onError);

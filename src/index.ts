@@ -1,9 +1,12 @@
 import { createApp } from "./app";
-import { consume, type WebhookMessage } from "./events/queue";
+import { consume } from "./events/consumer";
+import type { WebhookMessage } from "./events/nudge";
 import { scheduled } from "./scheduled";
+
+export { WebhookEndpoint } from "./events/endpoint";
 
 export default {
 	fetch: createApp().fetch,
 	scheduled,
-	queue: (batch, env) => consume(batch, env, Date.now),
+	queue: (batch, env) => consume(batch, env, Date.now()),
 } satisfies ExportedHandler<Env, WebhookMessage>;

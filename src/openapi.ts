@@ -1,3 +1,6 @@
+import { tokenVariable } from "./http/code-samples";
+import { durations, inWords } from "./models/limits";
+
 /** A tag of the document: a navigation group (no `parent`) or the tag its operations carry. */
 type Tag = {
 	name: string;
@@ -59,7 +62,7 @@ const tags: Tag[] = [
 	{
 		name: "Events",
 		title: "Event feed",
-		description: "Every change, in order, for 30 days.",
+		description: `Every change, in order, for ${inWords(durations.eventRetention)}.`,
 		icon: "list",
 		parent: "Integrations",
 	},
@@ -123,5 +126,5 @@ export const bearerAuth = {
 	scheme: "bearer",
 	description:
 		"One of the tokens in the `API_TOKEN` secret; locally, the one in `.dev.vars`.",
-	"x-gitbook-token-placeholder": "API_TOKEN",
+	"x-gitbook-token-placeholder": tokenVariable,
 } as const;

@@ -16,6 +16,3 @@ const asset = async (c: Context<AppEnv>) => {
 export const reference = new Hono<AppEnv>()
 	.get("/reference", asset)
 	.get("/reference/*", asset);
-
-export const isReferencePage = (path: string) =>
-	path === "/reference" || path.startsWith("/reference/");

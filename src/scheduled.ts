@@ -1,15 +1,13 @@
 import { lt } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { events } from "./db/schema";
-import { nudge } from "./events/queue";
+import { nudge } from "./events/nudge";
 import { pruneIdempotencyKeys } from "./http/idempotency";
-
-/** How long the event feed keeps an event. */
-const eventRetentionMs = 30 * 24 * 60 * 60 * 1000;
+import { durations } from "./models/limits";
 
 /**
  * The Cron Trigger's work (`[triggers]` in wrangler.toml), every minute: deletes expired idempotency records
- * and events past their 30 days, and sweeps the outbox for events a crash left behind.
+ * and events past their retention, and sweeps the outbox for events a crash left behind.
  */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (
 	controller,
@@ -22,7 +20,10 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (
 		db
 			.delete(events)
 			.where(
-				lt(events.createdAt, new Date(now - eventRetentionMs).toISOString()),
+				lt(
+					events.createdAt,
+					new Date(now - durations.eventRetention).toISOString(),
+				),
 			),
 	]);
 	// After the pruning, so that a queue that fails to answer never keeps old records.

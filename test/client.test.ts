@@ -6,13 +6,14 @@ import { origin, testApp, token, uniqueName } from "./support/api";
 /** The typed client the README shows, talking to the Worker under test. */
 const client = hc<AppType>(origin, {
 	fetch: (input: RequestInfo | URL, init?: RequestInit) =>
-		testApp()(new Request(input, init)),
+		testApp().request(new Request(input, init)),
 	headers: { authorization: `Bearer ${token}` },
 });
 
 describe("the typed client", () => {
 	it("creates a category and a pet, stocks it and places an order", async () => {
 		const category = await client.categories.$post({
+			header: {},
 			json: { name: uniqueName("Typed") },
 		});
 		expect(category.status).toBe(201);
@@ -20,6 +21,7 @@ describe("the typed client", () => {
 		const { id: categoryId } = await category.json();
 
 		const pet = await client.pets.$post({
+			header: {},
 			json: { name: "Typed Rex", categoryId },
 		});
 		if (pet.status !== 201) throw new Error(`createPet: ${pet.status}`);

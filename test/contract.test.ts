@@ -86,6 +86,13 @@ const scenario = async (): Promise<Step[]> => {
 		["GET", "/webhooks?limit=1"],
 		["GET", "/webhooks/1"],
 		["GET", "/webhooks/987654321"],
+		["PATCH", "/webhooks/1", { disabled: false }],
+		["PATCH", "/webhooks/987654321", { disabled: false }],
+		["POST", "/webhooks/1/rotate-secret"],
+		["POST", "/webhooks/1/replay", { after: 0 }],
+		["POST", "/webhooks/1/replay", {}],
+		["GET", "/webhooks/1/deliveries?limit=1"],
+		["GET", "/webhooks/987654321/deliveries"],
 		["DELETE", "/webhooks/1"],
 		["DELETE", "/webhooks/1"],
 	];

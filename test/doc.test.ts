@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { type Schema, Validator } from "@cfworker/json-schema";
 import { describe, expect, it, vi } from "vitest";
 import { createApp } from "../src/app";
-import { api } from "./support/api";
+import { api, testApp } from "./support/api";
 import {
 	type Document,
 	inlined,
@@ -287,13 +287,17 @@ describe("building the document", () => {
 });
 
 describe("a document that client generators and renderers read right", () => {
-	it("keeps the seed Order exact, and has every response require what it carries", async () => {
+	it("keeps the seed Order exact, and has every response require what it carries, in a member of its own", async () => {
 		const doc = await document();
-		expect(doc.components.schemas.Order.required).toBeUndefined();
+		const seed = doc.components.schemas.Order;
+		expect(seed.required).toBeUndefined();
+		const fields = ["id", "petId", "quantity", "shipDate", "complete"];
+		// hey-api drops a `required` beside an `allOf`, and one whose member lacks the properties it names.
 		const carried = {
-			type: "object",
-			allOf: [{ $ref: "#/components/schemas/Order" }],
-			required: ["id", "petId", "quantity", "shipDate", "complete"],
+			allOf: [
+				{ $ref: "#/components/schemas/Order" },
+				{ type: "object", properties: seed.properties, required: fields },
+			],
 		};
 		const orders = doc.paths["/store/orders"];
 		const order = doc.paths["/store/orders/{orderId}"];
@@ -302,8 +306,21 @@ describe("a document that client generators and renderers read right", () => {
 			order.get.responses[200].content?.["application/json"].schema,
 			order.patch.responses[200].content?.["application/json"].schema,
 			doc.components.schemas.Orders.items,
+			doc.components.schemas.OrderPlacedEvent.properties?.data,
 		]) {
 			expect(schema).toMatchObject(carried);
+			expect(schema).not.toHaveProperty("required");
+		}
+	});
+
+	it("requires the data of every event type", async () => {
+		const { Event, ...schemas } = (await document()).components.schemas;
+		const members = ((Event.oneOf ?? Event.anyOf) as JsonSchema[]).map(
+			({ $ref = "" }) => schemas[$ref.replace("#/components/schemas/", "")],
+		);
+		expect(members).toHaveLength(12);
+		for (const member of members) {
+			expect(member.required, String(member.description)).toContain("data");
 		}
 	});
 
@@ -373,17 +390,36 @@ describe("a document that client generators and renderers read right", () => {
 		});
 	});
 
-	it("gives every operation a curl command and a hono/client call, with the token where it needs one", async () => {
-		for (const operation of operations(await document())) {
+	it("gives every operation a curl command and a hono/client call to the origin serving it, with a token placeholder where it needs one", async () => {
+		const deployed = "https://petstore.example.com";
+		const response = await testApp().request(`${deployed}/doc`);
+		for (const operation of operations(await response.json<Document>())) {
 			const samples = operation["x-codeSamples"];
 			expect(samples.map((sample) => sample.label)).toEqual([
 				"curl",
 				"hono/client",
 			]);
 			const secured = (operation.security ?? []).length > 0;
-			for (const { source } of samples) {
-				expect(source.includes("Bearer petstore-dev-token")).toBe(secured);
+			const [curl, client] = samples.map((sample) => sample.source);
+			expect(curl).toMatch(
+				/^curl -X [A-Z]+ 'https:\/\/petstore\.example\.com\//,
+			);
+			expect(curl.includes('-H "Authorization: Bearer $API_TOKEN"')).toBe(
+				secured,
+			);
+			expect(client).toContain(`hc<AppType>("${deployed}"`);
+			expect(client.includes("process.env.API_TOKEN")).toBe(secured);
+			for (const source of [curl, client]) {
+				expect(source).not.toMatch(/localhost|petstore-dev-token|\{origin\}/);
 			}
+		}
+	});
+
+	it("puts each request's own origin into the samples of the document it keeps", async () => {
+		const app = testApp();
+		for (const origin of ["http://127.0.0.1:8787", "https://api.example"]) {
+			const text = await (await app.request(`${origin}/doc`)).text();
+			expect(text).toContain(`curl -X GET '${origin}/pets`);
 		}
 	});
 });
@@ -414,6 +450,6 @@ describe("the webhook payloads", () => {
 		});
 		expect(
 			doc.components.schemas.Event.oneOf ?? doc.components.schemas.Event.anyOf,
-		).toHaveLength(11);
+		).toHaveLength(12);
 	});
 });

@@ -9,6 +9,8 @@ declare namespace Cloudflare {
 		SEED_SQL: string;
 		/** Defined in vitest.config.ts: runs per fuzz property. */
 		FUZZ_RUNS: string;
+		/** Defined in vitest.config.ts: a D1 database with no tables, where every statement fails. */
+		EMPTY_DB: D1Database;
 		/** Defined in vitest.config.ts: a limiter that allows two writes a minute. */
 		TINY_LIMITER: RateLimit;
 	}

@@ -1,8 +1,10 @@
+import { applyD1Migrations } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { api, expectError, testApp } from "./support/api";
 
 describe("GET /health", () => {
-	it("answers ok while the database answers", async () => {
+	it("answers ok while the database answers and holds the schema", async () => {
 		const response = await api("/health");
 		expect(response.status).toBe(200);
 		expect(await response.json()).toEqual({ status: "ok" });
@@ -17,9 +19,26 @@ describe("GET /health", () => {
 			...session,
 			withSession: () => session,
 		} as unknown as D1Database;
-		const response = await testApp({ bindings: { DB: unreachable } })(
-			"/health",
-		);
+		const response = await testApp({
+			bindings: { DB: unreachable },
+		}).anonymous("/health");
 		await expectError(response, 503, "unavailable");
+	});
+
+	it("answers 503 unavailable on a database that answers but was never migrated", async () => {
+		const { anonymous } = testApp({ bindings: { DB: env.EMPTY_DB } });
+		await expectError(await anonymous("/health"), 503, "unavailable");
+		// Every resource fails on it too: the check says what they would.
+		expect((await anonymous("/pets")).status).toBe(500);
+	});
+
+	it("answers ok once the migrations are applied, and 503 again when a column the code reads is gone", async () => {
+		const { anonymous } = testApp({ bindings: { DB: env.EMPTY_DB } });
+		await applyD1Migrations(env.EMPTY_DB, env.TEST_MIGRATIONS);
+		expect((await anonymous("/health")).status).toBe(200);
+		await env.EMPTY_DB.exec(
+			"ALTER TABLE webhooks DROP COLUMN previous_secret_expires_at",
+		);
+		await expectError(await anonymous("/health"), 503, "unavailable");
 	});
 });

@@ -12,6 +12,7 @@ import {
 	expectError,
 	type Order,
 	placeOrder,
+	send,
 	stockedPet,
 	stockOf,
 	testNow,
@@ -146,7 +147,7 @@ describe("Idempotency-Key on POST /store/orders", () => {
 	});
 });
 
-describe("the hourly Cron Trigger", () => {
+describe("the every-minute Cron Trigger", () => {
 	const day = 24 * 60 * 60 * 1000;
 	const recorded = async (key: string) =>
 		(await env.DB.prepare("SELECT key FROM idempotency_keys WHERE key = ?")
@@ -170,4 +171,53 @@ describe("the hourly Cron Trigger", () => {
 		await runCron(testNow + day + 1);
 		expect(await recorded("cron-1")).toBe(false);
 	});
+});
+
+describe("Idempotency-Key on the other creates", () => {
+	it.each([
+		[
+			"POST /pets",
+			"/pets",
+			(categoryId: number) => ({ name: "Once", categoryId }),
+		],
+		[
+			"POST /categories",
+			"/categories",
+			() => ({ name: `Once ${crypto.randomUUID()}` }),
+		],
+	])(
+		"%s replays the first response for a retry and creates one resource",
+		async (_, path, bodyOf) => {
+			const { categoryId } = await stockedPet(0);
+			const body = bodyOf(categoryId);
+			const key = crypto.randomUUID();
+			const first = await send("POST", path, body, { "idempotency-key": key });
+			expect(first.status).toBe(201);
+			const created = await first.json<{ id: number }>();
+			const retry = await send("POST", path, body, { "idempotency-key": key });
+			expect(retry.status).toBe(201);
+			expect(retry.headers.get("idempotency-replayed")).toBe("true");
+			expect(retry.headers.get("location")).toBe(first.headers.get("location"));
+			expect(retry.headers.get("etag")).toBe(first.headers.get("etag"));
+			expect(await retry.json()).toEqual(created);
+			const events = (
+				await collectPages<{ type: string }>(
+					`/events?subject=${encodeURIComponent(`${path}/${created.id}`)}`,
+				)
+			).items;
+			expect(events).toHaveLength(1);
+			await expectError(
+				await send(
+					"POST",
+					path,
+					{ ...body, name: "Other" },
+					{
+						"idempotency-key": key,
+					},
+				),
+				422,
+				"idempotency_key_reused",
+			);
+		},
+	);
 });

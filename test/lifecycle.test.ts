@@ -22,7 +22,7 @@ const lifecycleHeaders = (response: Response) => ({
 });
 
 /** The app with its clock standing at `instant`. */
-const at = (instant: string) => testApp({ now: Date.parse(instant) });
+const at = (instant: string) => testApp({ now: Date.parse(instant) }).anonymous;
 
 let pet: Pet;
 beforeAll(async () => {

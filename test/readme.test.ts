@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { servedDocument, testApp } from "./support/api";
 import { requestOf } from "./support/curl";
+import { seedAsDev } from "./support/seed";
 
 /** The `$ curl …` lines of the README's examples, each with the output printed under it. */
 const examples = [...env.README.matchAll(/^\$ (curl .+)\n(.+)$/gm)].map(
@@ -9,11 +10,7 @@ const examples = [...env.README.matchAll(/^\$ (curl .+)\n(.+)$/gm)].map(
 );
 
 beforeAll(async () => {
-	// The same state as a first `npm run dev`: migrated, then seeded.
-	const statements = env.SEED_SQL.split(/;\s*$/m)
-		.map((statement) => statement.replace(/^--.*$/gm, "").trim())
-		.filter(Boolean);
-	await env.DB.batch(statements.map((statement) => env.DB.prepare(statement)));
+	await seedAsDev();
 	// The dev token of .dev.vars.example, which the README uses; this file runs in its own isolate.
 	env.API_TOKEN = "petstore-dev-token";
 });
@@ -26,7 +23,7 @@ describe("the README's curl examples", () => {
 	it.each(examples)(
 		"$command answers what the README shows",
 		async ({ command, output }) => {
-			const response = await testApp()(requestOf(command));
+			const response = await testApp().request(requestOf(command));
 			expect(response.status).toBeLessThan(300);
 			expect(await response.json()).toEqual(JSON.parse(output));
 		},

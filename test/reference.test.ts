@@ -26,6 +26,15 @@ describe("GET /reference", () => {
 		expect(await response.text()).toContain("createApiReference");
 	});
 
+	it("names an icon it serves, so the browser asks for no /favicon.ico", async () => {
+		const html = await (await anonymous("/reference")).text();
+		const icon = /<link rel="icon" href="([^"]+)"/.exec(html)?.[1];
+		expect(icon).toBe("/reference/favicon.svg");
+		const response = await anonymous(icon ?? "");
+		expect(response.status).toBe(200);
+		expect(response.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+	});
+
 	it("answers a missing file with the uniform 404", async () => {
 		await expectError(
 			await anonymous("/reference/missing.js"),

@@ -9,10 +9,16 @@ import {
 	placeOrder,
 	stockedPet,
 	testApp,
-	token,
 	uniqueName,
 } from "./support/api";
-import { countingD1 } from "./support/d1";
+import { spyOnD1, watchedD1 } from "./support/d1";
+import {
+	createWebhook,
+	deliverAt,
+	later,
+	mockReceivers,
+	sweepAt,
+} from "./support/webhooks";
 
 /** How many D1 calls the request made, and its status. */
 const roundTrips = async (
@@ -21,16 +27,12 @@ const roundTrips = async (
 	body?: unknown,
 	headers: Record<string, string> = {},
 ) => {
-	const d1 = countingD1(env.DB);
-	const response = await testApp({ bindings: { DB: d1.binding } })(path, {
-		method,
-		headers: {
-			authorization: `Bearer ${token}`,
-			...(body !== undefined && { "content-type": "application/json" }),
-			...headers,
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
+	const d1 = watchedD1(env.DB);
+	const app = testApp({ bindings: { DB: d1.binding } });
+	const response =
+		body === undefined
+			? await app.api(path, { method, headers })
+			: await app.send(method, path, body, headers);
 	return { status: response.status, calls: d1.calls() };
 };
 
@@ -123,6 +125,15 @@ const operations: Case[] = [
 	],
 	["listWebhooks", "GET", () => "/webhooks"],
 	["getWebhook", "GET", () => "/webhooks/1"],
+	[
+		"updateWebhook",
+		"PATCH",
+		() => "/webhooks/1",
+		() => ({ events: ["pet.created", "pet.updated"] }),
+	],
+	["rotateWebhookSecret", "POST", () => "/webhooks/1/rotate-secret"],
+	["replayWebhook", "POST", () => "/webhooks/1/replay", () => ({ after: 0 })],
+	["listWebhookDeliveries", "GET", () => "/webhooks/1/deliveries"],
 	["deleteWebhook", "DELETE", () => "/webhooks/1"],
 ];
 
@@ -196,5 +207,33 @@ describe("one D1 round trip per request", () => {
 			status: 204,
 			calls: 1,
 		});
+	});
+});
+
+describe("a write's background work", () => {
+	it("costs D1 one sweep of two round trips per consumer batch, however many writes and nudges it holds, and nothing per delivery", async () => {
+		const receivers = mockReceivers();
+		const webhooks = [
+			await createWebhook(["category.created"]),
+			await createWebhook(["category.created"]),
+			await createWebhook(["category.created"]),
+		];
+		// Whatever earlier tests left in the outbox is delivered first.
+		await sweepAt(later);
+		for (const { id } of webhooks) await deliverAt(id, later);
+		const before = webhooks.map(({ url }) => receivers.ids(url).length);
+		const d1 = spyOnD1(env.DB);
+		try {
+			for (let i = 0; i < 10; i++) await createCategory();
+			expect(d1.calls()).toBe(10);
+			await sweepAt(later, 10);
+			for (const { id } of webhooks) await deliverAt(id, later);
+			expect(d1.calls()).toBe(12);
+		} finally {
+			d1.restore();
+		}
+		expect(webhooks.map(({ url }) => receivers.ids(url).length)).toEqual(
+			before.map((count) => count + 10),
+		);
 	});
 });

@@ -83,19 +83,29 @@ describe("bearer authentication on writes", () => {
 		expect((await anonymous("/pets")).status).toBe(200);
 	});
 
+	it("tells a read that needs the token, as a write, what to send", async () => {
+		for (const [method, path] of [
+			["GET", "/webhooks"],
+			["POST", "/pets"],
+		]) {
+			const { message } = await expectError(
+				await anonymous(path, { method }),
+				401,
+				"unauthorized",
+			);
+			expect(message).toContain("`Authorization: Bearer <token>`");
+			expect(message).not.toMatch(/write/i);
+		}
+	});
+
 	it("fails closed when no token is configured, and keeps reads working", async () => {
 		for (const API_TOKEN of ["", " , "]) {
-			const request = testApp({ bindings: { API_TOKEN } });
-			const response = await request("/categories", {
-				method: "POST",
-				headers: {
-					authorization: "Bearer test-token-current",
-					"content-type": "application/json",
-				},
-				body: JSON.stringify({ name: uniqueName("Closed") }),
+			const closed = testApp({ bindings: { API_TOKEN } });
+			const response = await closed.send("POST", "/categories", {
+				name: uniqueName("Closed"),
 			});
 			await expectError(response, 401, "unauthorized");
-			expect((await request("/categories")).status).toBe(200);
+			expect((await closed.anonymous("/categories")).status).toBe(200);
 		}
 	});
 
@@ -119,23 +129,20 @@ describe("bearer authentication on writes", () => {
 
 describe("rate limiting of writes", () => {
 	it("answers 429 rate_limited with Retry-After past the limit, and never limits reads", async () => {
-		const request = testApp({ bindings: { WRITE_LIMITER: env.TINY_LIMITER } });
+		const limited = testApp({ bindings: { WRITE_LIMITER: env.TINY_LIMITER } });
 		const create = () =>
-			request("/categories", {
-				method: "POST",
-				headers: {
-					authorization: "Bearer test-token-current",
-					"content-type": "application/json",
-					"cf-connecting-ip": "203.0.113.7",
-				},
-				body: JSON.stringify({ name: uniqueName("Limited") }),
-			});
+			limited.send(
+				"POST",
+				"/categories",
+				{ name: uniqueName("Limited") },
+				{ "cf-connecting-ip": "203.0.113.7" },
+			);
 		expect((await create()).status).toBe(201);
 		expect((await create()).status).toBe(201);
-		const limited = await create();
-		await expectError(limited, 429, "rate_limited");
-		expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-		expect((await request("/categories")).status).toBe(200);
+		const refused = await create();
+		await expectError(refused, 429, "rate_limited");
+		expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+		expect((await limited.anonymous("/categories")).status).toBe(200);
 	});
 });
 

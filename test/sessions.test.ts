@@ -7,7 +7,6 @@ import {
 	send,
 	servedDocument,
 	testApp,
-	token,
 } from "./support/api";
 
 const bookmark = /^[0-9a-f]+(-[0-9a-f]+){3}$/;
@@ -46,18 +45,11 @@ describe("D1 sessions and bookmarks", () => {
 
 	it("starts reads anywhere, writes at the primary, and a bookmarked request at its bookmark", async () => {
 		const d1 = recordingD1();
-		const request = testApp({ bindings: { DB: d1.binding } });
-		await request("/pets");
-		await request("/categories", {
-			method: "POST",
-			headers: {
-				authorization: `Bearer ${token}`,
-				"content-type": "application/json",
-			},
-			body: JSON.stringify({ name: "Primary" }),
-		});
+		const { anonymous, send } = testApp({ bindings: { DB: d1.binding } });
+		await anonymous("/pets");
+		await send("POST", "/categories", { name: "Primary" });
 		const given = "00000000-00000001-00000000-00000000000000000000000000000000";
-		await request("/pets", { headers: { "x-d1-bookmark": given } });
+		await anonymous("/pets", { headers: { "x-d1-bookmark": given } });
 		expect(d1.constraints).toEqual([
 			"first-unconstrained",
 			"first-primary",

@@ -1,72 +1,35 @@
-import {
-	createExecutionContext,
-	createMessageBatch,
-	getQueueResult,
-} from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { Webhook as Verifier } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { consume, type WebhookMessage } from "../src/events/queue";
 import {
 	anonymous,
 	api,
+	collectPages,
 	expectError,
-	type Order,
-	placeOrder,
 	send,
-	stockedPet,
 	testApp,
-	testNow,
-	token,
 } from "./support/api";
-
-type CreatedWebhook = {
-	id: number;
-	url: string;
-	events: string[];
-	secret: string;
-	disabled: boolean;
-	failures: number;
-	lastStatus: number | null;
-};
+import {
+	type Attempt,
+	attemptedOnce,
+	type CreatedWebhook,
+	categoryEvent,
+	createWebhook,
+	deleteWebhooks,
+	deliverAt,
+	hour,
+	later,
+	minute,
+	newestEvent,
+	receiverUrl,
+	sweepAt,
+	webhookState,
+} from "./support/webhooks";
 
 const receiver = "http://127.0.0.1:9999/hook";
 
-const createWebhook = async (events: string[], url = receiver) => {
-	const response = await send("POST", "/webhooks", { url, events });
-	expect(response.status).toBe(201);
-	return response.json<CreatedWebhook>();
-};
-
-const webhookState = async (id: number) =>
-	(await api(`/webhooks/${id}`)).json<CreatedWebhook>();
-
-let messageId = 0;
-/** Runs the queue consumer on one delivery, as the platform would on attempt `attempts`. */
-const runDelivery = async (
-	body: WebhookMessage,
-	attempts = 1,
-	now = testNow,
-) => {
-	const batch = createMessageBatch<WebhookMessage>("petstore-webhooks", [
-		{ id: String(++messageId), timestamp: new Date(now), attempts, body },
-	]);
-	const retry = vi.spyOn(batch.messages[0], "retry");
-	await consume(batch, env, () => now);
-	const result = await getQueueResult(batch, createExecutionContext());
-	return { ...result, retryDelay: retry.mock.calls[0]?.[0]?.delaySeconds };
-};
-
-/** The newest event of a resource. */
-const eventOf = async (subject: string) => {
-	const events = await (
-		await anonymous(`/events?subject=${encodeURIComponent(subject)}`)
-	).json<{ id: number }[]>();
-	return events.at(-1)?.id ?? 0;
-};
-
-afterEach(() => {
+afterEach(async () => {
 	vi.restoreAllMocks();
+	await deleteWebhooks();
 });
 
 describe("webhooks: create, read, delete", () => {
@@ -76,7 +39,7 @@ describe("webhooks: create, read, delete", () => {
 		const shown = await webhookState(created.id);
 		expect(shown).not.toHaveProperty("secret");
 		expect(shown).toMatchObject({
-			url: receiver,
+			url: created.url,
 			events: ["order.placed"],
 			disabled: false,
 			failures: 0,
@@ -90,6 +53,46 @@ describe("webhooks: create, read, delete", () => {
 			(await api(`/webhooks/${created.id}`, { method: "DELETE" })).status,
 		).toBe(204);
 		await expectError(await api(`/webhooks/${created.id}`), 404, "not_found");
+	});
+
+	it("replays a keyed create with the same webhook and secret, creating one, and keeps the secret sealed", async () => {
+		const key = crypto.randomUUID();
+		const request = { url: receiver, events: ["pet.created"] };
+		const first = await send("POST", "/webhooks", request, {
+			"idempotency-key": key,
+		});
+		expect(first.status).toBe(201);
+		const created = await first.json<CreatedWebhook>();
+		const retry = await send("POST", "/webhooks", request, {
+			"idempotency-key": key,
+		});
+		expect(retry.status).toBe(201);
+		expect(retry.headers.get("idempotency-replayed")).toBe("true");
+		expect(retry.headers.get("etag")).toBe(first.headers.get("etag"));
+		expect(await retry.json()).toEqual(created);
+		const listed = await (await api("/webhooks?limit=100")).json<
+			CreatedWebhook[]
+		>();
+		expect(listed.filter((webhook) => webhook.url === receiver)).toHaveLength(
+			1,
+		);
+		const record = await env.DB.prepare(
+			"SELECT body FROM idempotency_keys WHERE key = ?",
+		)
+			.bind(key)
+			.first<string>("body");
+		expect(record).not.toContain(created.secret);
+		expect(record).not.toContain(created.secret.slice("whsec_".length));
+		await expectError(
+			await send(
+				"POST",
+				"/webhooks",
+				{ ...request, events: ["pet.updated"] },
+				{ "idempotency-key": key },
+			),
+			422,
+			"idempotency_key_reused",
+		);
 	});
 
 	it("needs the token to read as well as to write", async () => {
@@ -120,13 +123,9 @@ describe("webhooks: hostile input", () => {
 		});
 		for (const url of [receiver, "http://localhost:9999/hook"]) {
 			const error = await expectError(
-				await deployed("/webhooks", {
-					method: "POST",
-					headers: {
-						authorization: `Bearer ${token}`,
-						"content-type": "application/json",
-					},
-					body: JSON.stringify({ url, events: ["pet.created"] }),
+				await deployed.send("POST", "/webhooks", {
+					url,
+					events: ["pet.created"],
 				}),
 				400,
 				"validation_error",
@@ -159,146 +158,25 @@ describe("webhooks: hostile input", () => {
 			409,
 			"webhook_limit",
 		);
-		for (const webhook of await (await api("/webhooks?limit=100")).json<
-			CreatedWebhook[]
-		>()) {
-			await api(`/webhooks/${webhook.id}`, { method: "DELETE" });
-		}
-	});
-});
-
-describe("delivery", () => {
-	it("signs each event per Standard Webhooks, and the standardwebhooks library verifies it", async () => {
-		const webhook = await createWebhook(["order.placed"]);
-		const pet = await stockedPet(5);
-		const order = await (
-			await placeOrder({ petId: pet.id, quantity: 1 })
-		).json<Order>();
-		const eventId = await eventOf(`/store/orders/${order.id}`);
-		const received: Request[] = [];
-		vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-			received.push(new Request(input, init));
-			return new Response(null, { status: 204 });
-		});
-		const result = await runDelivery({
-			kind: "delivery",
-			eventId,
-			webhookId: webhook.id,
-		});
-		expect(result.explicitAcks).toEqual([String(messageId)]);
-		expect(received).toHaveLength(1);
-		const [request] = received;
-		expect(request.url).toBe(receiver);
-		const body = await request.text();
-		const headers = Object.fromEntries(request.headers);
-		expect(headers["webhook-id"]).toBe(`evt_${eventId}`);
-		const verifier = new Verifier(webhook.secret);
-		// The library checks the timestamp against its own clock: verify as of the delivery's instant.
-		vi.setSystemTime(testNow);
-		try {
-			expect(verifier.verify(body, headers)).toEqual({
-				id: eventId,
-				type: "order.placed",
-				createdAt: new Date(testNow).toISOString(),
-				data: order,
-			});
-			const forged = {
-				...headers,
-				"webhook-signature": headers["webhook-signature"].replace(/.$/, "A"),
-			};
-			expect(() => verifier.verify(`${body} `, forged)).toThrow();
-		} finally {
-			vi.useRealTimers();
-		}
-		expect(await webhookState(webhook.id)).toMatchObject({
-			lastStatus: 204,
-			failures: 0,
-		});
-	});
-
-	it("retries with growing backoff while the receiver answers 500, then disables it after 10 in a row", async () => {
-		const webhook = await createWebhook(["pet.created"]);
-		const pet = await stockedPet(1);
-		const eventId = await eventOf(`/pets/${pet.id}`);
-		const fetch = vi
-			.spyOn(globalThis, "fetch")
-			.mockResolvedValue(new Response("down", { status: 500 }));
-		const delays: (number | undefined)[] = [];
-		for (let attempt = 1; attempt <= 10; attempt++) {
-			const result = await runDelivery(
-				{ kind: "delivery", eventId, webhookId: webhook.id },
-				attempt,
-			);
-			expect(result.retryMessages).toHaveLength(1);
-			delays.push(result.retryDelay);
-		}
-		expect(delays.slice(0, 4)).toEqual([10, 20, 40, 80]);
-		expect(await webhookState(webhook.id)).toMatchObject({
-			disabled: true,
-			failures: 10,
-			lastStatus: 500,
-		});
-		// A disabled endpoint gets nothing more: the delivery is acknowledged without a request.
-		fetch.mockClear();
-		const after = await runDelivery(
-			{ kind: "delivery", eventId, webhookId: webhook.id },
-			11,
-		);
-		expect(fetch).not.toHaveBeenCalled();
-		expect(after.explicitAcks).toHaveLength(1);
-	});
-
-	it("fans the outbox out to the webhooks that asked for each type, then marks it handed over", async () => {
-		const orders = await createWebhook(["order.placed"]);
-		const pets = await createWebhook(["pet.created"]);
-		const pet = await stockedPet(3);
-		await placeOrder({ petId: pet.id, quantity: 1 });
-		const sent = vi.spyOn(env.WEBHOOK_QUEUE, "sendBatch");
-		await runDelivery({ kind: "sweep" });
-		const deliveries = sent.mock.calls.flatMap(([messages]) =>
-			[...messages].map((message) => message.body as WebhookMessage),
-		);
-		const petCreated = await eventOf(`/pets/${pet.id}`);
-		expect(deliveries).toContainEqual({
-			kind: "delivery",
-			eventId: petCreated,
-			webhookId: pets.id,
-		});
-		expect(deliveries).not.toContainEqual({
-			kind: "delivery",
-			eventId: petCreated,
-			webhookId: orders.id,
-		});
-		sent.mockClear();
-		await runDelivery({ kind: "sweep" });
-		expect(sent).not.toHaveBeenCalled();
-	});
-
-	it("gives a new webhook what happens from its creation on, not what came before", async () => {
-		const pet = await stockedPet(1);
-		const later = await testApp({ now: testNow + 60_000 })("/webhooks", {
-			method: "POST",
-			headers: {
-				authorization: `Bearer ${token}`,
-				"content-type": "application/json",
-			},
-			body: JSON.stringify({ url: receiver, events: ["pet.created"] }),
-		});
-		const webhook = await later.json<CreatedWebhook>();
-		const sent = vi.spyOn(env.WEBHOOK_QUEUE, "sendBatch");
-		await runDelivery({ kind: "sweep" });
-		const deliveries = sent.mock.calls.flatMap(([messages]) =>
-			[...messages].map((message) => message.body as WebhookMessage),
-		);
-		expect(deliveries).not.toContainEqual({
-			kind: "delivery",
-			eventId: await eventOf(`/pets/${pet.id}`),
-			webhookId: webhook.id,
-		});
 	});
 });
 
 describe("the nudge after a write", () => {
+	it("follows a write that succeeded, never a read", async () => {
+		const sent = vi.spyOn(env.WEBHOOK_QUEUE, "send");
+		expect((await anonymous("/pets", { method: "HEAD" })).status).toBe(200);
+		expect((await anonymous("/pets")).status).toBe(200);
+		expect(sent).not.toHaveBeenCalled();
+		expect(
+			(
+				await send("POST", "/categories", {
+					name: `Nudging ${crypto.randomUUID()}`,
+				})
+			).status,
+		).toBe(201);
+		expect(sent).toHaveBeenCalledTimes(1);
+	});
+
 	it("never turns a committed write into an error: a queue that fails leaves the event for the sweep", async () => {
 		const unreachable = {
 			send: () => {
@@ -308,16 +186,213 @@ describe("the nudge after a write", () => {
 		vi.spyOn(console, "error").mockImplementation(() => {});
 		const category = await testApp({
 			bindings: { WEBHOOK_QUEUE: unreachable },
-		})("/categories", {
-			method: "POST",
-			headers: {
-				authorization: `Bearer ${token}`,
-				"content-type": "application/json",
-			},
-			body: JSON.stringify({ name: "Nudged" }),
-		});
+		}).send("POST", "/categories", { name: "Nudged" });
 		expect(category.status).toBe(201);
 		const { id } = await category.json<{ id: number }>();
-		expect(await eventOf(`/categories/${id}`)).toBeGreaterThan(0);
+		expect(await newestEvent(`/categories/${id}`)).toBeGreaterThan(0);
+	});
+});
+
+describe("updateWebhook", () => {
+	it("changes the URL and the event types, honouring If-Match", async () => {
+		const webhook = await createWebhook(["pet.created"]);
+		const etag = (await api(`/webhooks/${webhook.id}`)).headers.get("etag");
+		const url = receiverUrl();
+		const changed = await send(
+			"PATCH",
+			`/webhooks/${webhook.id}`,
+			{ url, events: ["category.created", "webhook.disabled"] },
+			{ "if-match": etag ?? "" },
+		);
+		expect(changed.status).toBe(200);
+		expect(changed.headers.get("etag")).not.toBe(etag);
+		expect(await changed.json()).toMatchObject({
+			url,
+			events: ["category.created", "webhook.disabled"],
+		});
+		await expectError(
+			await send(
+				"PATCH",
+				`/webhooks/${webhook.id}`,
+				{ disabled: true },
+				{ "if-match": etag ?? "" },
+			),
+			412,
+			"precondition_failed",
+		);
+	});
+
+	it("sends pending deliveries to the new URL", async () => {
+		const { receivers, webhook, eventId } = await attemptedOnce(
+			() => new Response(null, { status: 500 }),
+		);
+		const url = receiverUrl();
+		await send("PATCH", `/webhooks/${webhook.id}`, { url });
+		const before = receivers.received(webhook.url).length;
+		await deliverAt(webhook.id, later + minute);
+		expect(receivers.received(webhook.url)).toHaveLength(before);
+		expect(receivers.ids(url)).toContain(`evt_${eventId}`);
+	});
+
+	it("refuses an empty change, an unknown field, plain http elsewhere and an unknown webhook", async () => {
+		const webhook = await createWebhook(["pet.created"]);
+		for (const body of [
+			{},
+			{ secret: "whsec_AAAA" },
+			{ url: "http://shop.example/hook" },
+		]) {
+			await expectError(
+				await send("PATCH", `/webhooks/${webhook.id}`, body),
+				400,
+				"validation_error",
+			);
+		}
+		await expectError(
+			await send("PATCH", "/webhooks/987654321", { disabled: false }),
+			404,
+			"not_found",
+		);
+	});
+});
+
+describe("delivery state and the ETag", () => {
+	it("shows each webhook's delivery state, which never changes its ETag", async () => {
+		const { webhook } = await attemptedOnce(
+			() => new Response(null, { status: 503 }),
+		);
+		const first = await api(`/webhooks/${webhook.id}`);
+		const etag = first.headers.get("etag");
+		expect(await first.json()).toMatchObject({
+			failures: 1,
+			lastStatus: 503,
+			lastAttemptAt: new Date(later).toISOString(),
+			disabled: false,
+		});
+		await deliverAt(webhook.id, later + minute);
+		const shown = await api(`/webhooks/${webhook.id}`);
+		expect(shown.headers.get("etag")).toBe(etag);
+		expect(await shown.json()).toMatchObject({
+			failures: 2,
+			lastAttemptAt: new Date(later + minute).toISOString(),
+		});
+		const listed = await (await api("/webhooks?limit=100")).json<
+			CreatedWebhook[]
+		>();
+		expect(listed.find(({ id }) => id === webhook.id)).toMatchObject({
+			failures: 2,
+			lastStatus: 503,
+		});
+		// A busy webhook can still be deleted by its ETag.
+		expect(
+			(
+				await api(`/webhooks/${webhook.id}`, {
+					method: "DELETE",
+					headers: { "if-match": etag ?? "" },
+				})
+			).status,
+		).toBe(204);
+	});
+});
+
+describe("rotateWebhookSecret", () => {
+	it("answers a new secret once, and changes the ETag", async () => {
+		const webhook = await createWebhook(["pet.created"]);
+		const before = (await api(`/webhooks/${webhook.id}`)).headers.get("etag");
+		const rotated = await api(`/webhooks/${webhook.id}/rotate-secret`, {
+			method: "POST",
+		});
+		expect(rotated.status).toBe(200);
+		expect(rotated.headers.get("etag")).not.toBe(before);
+		const body = await rotated.json<CreatedWebhook>();
+		expect(body.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+		expect(body.secret).not.toBe(webhook.secret);
+		expect(await webhookState(webhook.id)).not.toHaveProperty("secret");
+		await expectError(
+			await api("/webhooks/987654321/rotate-secret", { method: "POST" }),
+			404,
+			"not_found",
+		);
+	});
+});
+
+describe("replayWebhook", () => {
+	it("accepts a replay with 202, and refuses a bad one", async () => {
+		const webhook = await createWebhook(["pet.created"]);
+		expect(
+			(await send("POST", `/webhooks/${webhook.id}/replay`, { after: 0 }))
+				.status,
+		).toBe(202);
+		for (const body of [{}, { after: -1 }, { after: 1, more: true }]) {
+			await expectError(
+				await send("POST", `/webhooks/${webhook.id}/replay`, body),
+				400,
+				"validation_error",
+			);
+		}
+		await expectError(
+			await send("POST", "/webhooks/987654321/replay", { after: 0 }),
+			404,
+			"not_found",
+		);
+	});
+});
+
+describe("listWebhookDeliveries", () => {
+	it("pages through the attempts, newest first", async () => {
+		const { webhook, eventId } = await attemptedOnce(
+			() => new Response(null, { status: 500 }),
+		);
+		const events = [eventId, (await categoryEvent()).eventId];
+		await sweepAt(later);
+		await deliverAt(webhook.id, later);
+		await deliverAt(webhook.id, later + minute);
+		await deliverAt(webhook.id, later + 2 * minute);
+		const { items, pages } = await collectPages<Attempt>(
+			`/webhooks/${webhook.id}/deliveries?limit=4`,
+		);
+		expect(pages).toEqual([4, 2]);
+		expect(items.map(({ id }) => id)).toEqual(
+			items.map(({ id }) => id).sort((a, b) => b - a),
+		);
+		expect(items.map(({ eventId, attempt }) => [eventId, attempt])).toEqual(
+			expect.arrayContaining([
+				[events[0], 3],
+				[events[1], 3],
+				[events[0], 1],
+			]),
+		);
+		expect(items[0]).toMatchObject({
+			status: 500,
+			error: "answered 500",
+			outcome: "retrying",
+			attemptedAt: new Date(later + 2 * minute).toISOString(),
+		});
+	});
+
+	it("answers 404 for an unknown webhook, and 400 for a cursor of another list", async () => {
+		await expectError(
+			await api("/webhooks/987654321/deliveries"),
+			404,
+			"not_found",
+		);
+		const webhook = await createWebhook(["pet.created"]);
+		await expectError(
+			await api(
+				`/webhooks/${webhook.id}/deliveries?cursor=1.AAAAAAAAAAAAAAAAAAAAAA`,
+			),
+			400,
+			"validation_error",
+		);
+	});
+
+	it("forgets a deleted webhook's deliveries: none is attempted again", async () => {
+		const { receivers, webhook } = await attemptedOnce(
+			() => new Response(null, { status: 500 }),
+		);
+		expect(
+			(await api(`/webhooks/${webhook.id}`, { method: "DELETE" })).status,
+		).toBe(204);
+		await deliverAt(webhook.id, later + hour);
+		expect(receivers.received(webhook.url)).toHaveLength(1);
 	});
 });

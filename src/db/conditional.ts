@@ -1,6 +1,5 @@
 import { and, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { ApiError } from "../http/errors";
 import type { Db } from "./client";
 
 // Helpers for writes whose precondition lives in the SQL, so that no read-then-write race is possible.
@@ -32,13 +31,6 @@ export const probe = <K extends string>(db: Db, conditions: Record<K, SQL>) =>
 		)
 		.from(oneRow);
 
-/** A representation's strong ETag as SQL, from the versions of the rows it shows: `"3"`, or `"3.7"` for two. */
-export const etagOf = (...versions: SQLiteColumn[]) =>
-	sql<string>`'"' || ${sql.join(
-		versions.map((version) => sql`${version}`),
-		sql` || '.' || `,
-	)} || '"'`;
-
 /**
  * True when the representation's ETag is one of those of an `If-Match` header, or there was none. The tags
  * travel as one JSON parameter, so a header naming many of them cannot exceed D1's bound-parameter limit.
@@ -60,25 +52,16 @@ export const rowState = (table: SQLiteTable, row: SQL, current: SQL) => ({
 	current: exists(table, and(row, current)),
 });
 
-/** The row a single-row read found; `missing()` is thrown when there is none. */
-export const foundOr = async <T>(
-	read: PromiseLike<T | undefined>,
-	missing: () => ApiError,
-): Promise<T> => {
-	const row = await read;
-	if (row === undefined) throw missing();
-	return row;
-};
-
 /**
- * Why a conditional write to one row changed nothing, from its {@link rowState}: the row is `missing`, its
- * ETag moved on since `If-Match`, or else the write's own condition failed (`conflict`).
+ * Why a conditional write to one row changed nothing, from its {@link rowState}: the row is `missing`, its ETag
+ * moved on since `If-Match` (`stale`), or else the write's own condition `refused` it.
  */
-export const unchanged = (
-	{ found, current }: { found: boolean; current: boolean },
-	missing: ApiError,
-	conflict?: ApiError,
-) => {
-	if (!found) return missing;
-	return (current && conflict) || new ApiError("precondition_failed");
-};
+export type Unchanged = "missing" | "stale" | "refused";
+
+export const whyUnchanged = ({
+	found,
+	current,
+}: {
+	found: boolean;
+	current: boolean;
+}): Unchanged => (!found ? "missing" : current ? "refused" : "stale");

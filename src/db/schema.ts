@@ -7,7 +7,7 @@ import {
 	text,
 	uniqueIndex,
 } from "drizzle-orm/sqlite-core";
-import type { EventType } from "../events/types";
+import type { EventType } from "../models/event-types";
 import { limits } from "../models/limits";
 import { petStatuses } from "../models/pet-status";
 
@@ -126,7 +126,7 @@ export const idempotencyKeys = sqliteTable(
 );
 
 /**
- * The outbox: one row per change, written in the same batch as the change (src/events/record.ts). A row
+ * The outbox: one row per change, written in the same batch as the change (src/db/outbox.ts). A row
  * whose `fannedOutAt` is null has not yet been handed to its webhooks' deliveries.
  */
 export const events = sqliteTable(
@@ -150,19 +150,22 @@ export const events = sqliteTable(
 	],
 );
 
-/** Endpoints that receive events, signed with their own secret (Standard Webhooks). */
+/**
+ * Endpoints that receive events, signed with their own secret (Standard Webhooks). Their delivery state lives
+ * in each one's Durable Object (src/events/endpoint.ts), not here.
+ */
 export const webhooks = sqliteTable("webhooks", {
 	id: integer("id").primaryKey({ autoIncrement: true }),
 	url: text("url").notNull(),
 	/** The event types it receives, as a JSON array. */
 	events: text("events", { mode: "json" }).$type<EventType[]>().notNull(),
-	/** `whsec_` and 32 random bytes in base64. */
+	/** The `whsec_` signing secret, sealed by src/db/secret-box.ts: encrypted at rest. */
 	secret: text("secret").notNull(),
+	/** The secret a rotation replaced: it keeps signing, beside the new one, until `previousSecretExpiresAt`. */
+	previousSecret: text("previous_secret"),
+	/** Unix milliseconds. */
+	previousSecretExpiresAt: integer("previous_secret_expires_at"),
 	createdAt: text("created_at").notNull(),
-	/** Consecutive failed deliveries; a success resets it. */
-	failures: integer("failures").notNull().default(0),
-	lastStatus: integer("last_status"),
-	lastAttemptAt: text("last_attempt_at"),
 	disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
 	version: version(),
 });

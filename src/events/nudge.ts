@@ -1,6 +1,13 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
-import { nudge } from "./queue";
+
+/** What travels on the webhook queue: a nudge to sweep the outbox, which carries nothing itself. */
+export type WebhookMessage = { kind: "sweep" };
+
+/** Asks the queue's consumer to sweep the outbox (after a write, and every minute). */
+export const nudge = async (queue: Queue<WebhookMessage>) => {
+	await queue.send({ kind: "sweep" });
+};
 
 /**
  * After a write that succeeded, asks the webhook queue to fan out the outbox, once the response is on its way.
@@ -8,7 +15,8 @@ import { nudge } from "./queue";
  */
 export const nudgeOutbox: MiddlewareHandler<AppEnv> = async (c, next) => {
 	await next();
-	if (!c.res.ok) return;
+	// Reads (HEAD is served by GET routes) record nothing.
+	if (c.req.method === "GET" || c.req.method === "HEAD" || !c.res.ok) return;
 	// The write is committed whatever happens here: a nudge that fails only waits for the next sweep.
 	c.executionCtx.waitUntil(
 		nudge(c.env.WEBHOOK_QUEUE).catch((error) =>

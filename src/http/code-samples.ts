@@ -1,10 +1,20 @@
 import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import type { RouteConfig, z } from "@hono/zod-openapi";
-import { exampleOf } from "./responses";
 
-/** Where `npm run dev` serves the API, and its documented local token: the samples run as they are. */
-const local = "http://localhost:8787";
-const devToken = "petstore-dev-token";
+/**
+ * Stands for the origin that serves the document, which `/doc` puts in its place ({@link servedFrom}): a
+ * sample copied from any deployment calls that deployment.
+ */
+const origin = "{origin}";
+
+/** The environment variable that holds the reader's token (never a real one); the bearer scheme names it too. */
+export const tokenVariable = "API_TOKEN";
+
+/** The serialised document as served from an origin: split once, joined around each request's origin. */
+export const servedFrom = (document: string) => {
+	const parts = document.split(origin);
+	return (servingOrigin: string) => parts.join(servingOrigin);
+};
 
 type Sampled = Pick<RouteConfig, "method" | "path" | "request"> & {
 	auth?: "bearer";
@@ -21,11 +31,10 @@ const pathExamples = (route: Sampled): Record<string, string> => {
 	);
 };
 
+/** The request body's example, as the document states it. */
 const bodyExample = (route: Sampled) => {
 	const content = route.request?.body?.content["application/json"];
-	return content && "schema" in content
-		? exampleOf(content.schema as z.ZodType)
-		: undefined;
+	return content && "example" in content ? content.example : undefined;
 };
 
 const curl = (route: Sampled) => {
@@ -33,8 +42,8 @@ const curl = (route: Sampled) => {
 	const path = route.path.replace(/\{(\w+)\}/g, (_, name) => examples[name]);
 	const body = bodyExample(route);
 	return [
-		`curl -X ${route.method.toUpperCase()} '${local}${path}'`,
-		...(route.auth ? [`-H 'Authorization: Bearer ${devToken}'`] : []),
+		`curl -X ${route.method.toUpperCase()} '${origin}${path}'`,
+		...(route.auth ? [`-H "Authorization: Bearer $${tokenVariable}"`] : []),
 		...(body === undefined
 			? []
 			: [
@@ -63,14 +72,16 @@ const honoClient = (route: Sampled) => {
 			? [`param: ${JSON.stringify(examples)}`]
 			: []),
 		...(route.request?.query ? ["query: {}"] : []),
-		...(route.request?.headers ? ["header: {}"] : []),
+		...(route.request?.headers || ("idempotent" in route && route.idempotent)
+			? ["header: {}"]
+			: []),
 		...(body === undefined ? [] : [`json: ${JSON.stringify(body)}`]),
 	];
 	return [
 		'import { hc } from "hono/client";',
 		'import type { AppType } from "petstore-api/src/app";',
 		"",
-		`const api = hc<AppType>("${local}"${route.auth ? `, {\n\theaders: { Authorization: "Bearer ${devToken}" },\n}` : ""});`,
+		`const api = hc<AppType>("${origin}"${route.auth ? `, {\n\theaders: { Authorization: \`Bearer \${process.env.${tokenVariable}}\` },\n}` : ""});`,
 		`const response = await api${call}.$${route.method}(${args.length > 0 ? `{ ${args.join(", ")} }` : ""});`,
 	].join("\n");
 };

@@ -1,58 +1,9 @@
+import { DrizzleQueryError } from "drizzle-orm/errors";
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ErrorBody, ErrorDetail } from "../models/error";
-
-/**
- * Every error code the API answers with, its HTTP status and its message (the document's example, and what
- * an `ApiError` says unless it names something more precise): the one table behind §8 of the contract.
- */
-export const errorCodes = {
-	validation_error: [400, "The request is invalid."],
-	malformed_json: [400, "The request body is not valid JSON."],
-	unauthorized: [
-		401,
-		"Writes need a valid `Authorization: Bearer <token>` header.",
-	],
-	not_found: [404, "Pet 1 does not exist."],
-	method_not_allowed: [405, "Allowed methods: GET, PUT, PATCH, DELETE."],
-	category_exists: [409, 'A category named "Dog" already exists.'],
-	category_in_use: [409, "Category 1 still has pets."],
-	pet_has_open_orders: [
-		409,
-		"Pet 1 has open orders; complete or cancel them first.",
-	],
-	pet_not_available: [409, "Pet 1 is not available."],
-	insufficient_stock: [409, "Pet 1 has fewer than 2 in stock."],
-	order_complete: [409, "Order 1 is complete and final."],
-	webhook_limit: [409, "There are already 20 webhooks; delete one first."],
-	gone: [410, "This operation was retired on 2027-06-30."],
-	precondition_failed: [
-		412,
-		"The resource changed since the ETag in If-Match; read it again.",
-	],
-	payload_too_large: [413, "Request bodies are limited to 16384 bytes."],
-	unsupported_media_type: [415, "The request body must be application/json."],
-	unknown_category: [422, "Category 1 does not exist."],
-	unknown_pet: [422, "Pet 1 does not exist."],
-	idempotency_key_reused: [
-		422,
-		"This Idempotency-Key was used with a different request.",
-	],
-	rate_limited: [429, "Too many writes from this client; retry later."],
-	internal_error: [
-		500,
-		"Unexpected error; quote request id 4f0c7e5e-6a57-4c6e-9d1b-8f0e2a7c3b21.",
-	],
-	unavailable: [503, "The database is unreachable."],
-} as const satisfies Record<string, readonly [ContentfulStatusCode, string]>;
-
-export type ErrorCode = keyof typeof errorCodes;
-
-/** The HTTP status of an error code. */
-export type StatusOf<C extends ErrorCode> = (typeof errorCodes)[C][0];
-export const statusOf = <C extends ErrorCode>(code: C): StatusOf<C> =>
-	errorCodes[code][0];
+import { type ErrorCode, errorCodes, statusOf } from "../models/error-codes";
 
 /** A failure the client can act on; thrown anywhere, rendered once by {@link onError}. */
 export class ApiError extends Error {
@@ -101,6 +52,26 @@ const fromHttpException = (error: HTTPException): ApiError | undefined => {
 	}
 };
 
+/**
+ * An unexpected error as its log line shows it. A failed statement's message carries its bound parameters
+ * (drizzle's `params:`), which can hold secrets: it is logged by its query text, stack and cause instead.
+ */
+const loggable = (error: unknown): string => {
+	if (error instanceof DrizzleQueryError) {
+		const frames = error.stack
+			?.split("\n")
+			.filter((line) => /^\s+at /.test(line));
+		return [
+			`DrizzleQueryError: Failed query: ${error.query}`,
+			...(frames ?? []),
+			`Caused by: ${loggable(error.cause)}`,
+		].join("\n");
+	}
+	return error instanceof Error
+		? (error.stack ?? String(error))
+		: String(error);
+};
+
 export const onError: ErrorHandler = (error, c) => {
 	const known =
 		error instanceof HTTPException ? fromHttpException(error) : error;
@@ -110,7 +81,7 @@ export const onError: ErrorHandler = (error, c) => {
 		JSON.stringify({
 			level: "error",
 			requestId,
-			error: error.stack ?? String(error),
+			error: loggable(error),
 		}),
 	);
 	return errorResponse(

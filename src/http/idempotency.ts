@@ -1,29 +1,31 @@
 import { z } from "@hono/zod-openapi";
 import { and, eq, lt, not, type SQL, sql } from "drizzle-orm";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Context } from "hono";
 import type { Db } from "../db/client";
 import { exists } from "../db/conditional";
+import type { Resource } from "../db/resource";
 import { idempotencyKeys } from "../db/schema";
 import type { AppEnv } from "../env";
+import { durations, inWords } from "../models/limits";
 import { ApiError } from "./errors";
 import { optionalHeader } from "./validation";
 
-// Idempotency-Key (API.md §6): a retry with the same key and body within 24 hours replays the first response.
+// Idempotency-Key (API.md §6): a retry with the same key and body within the window replays the first response.
 
-/** How long a response stays replayable. */
-const windowMs = 24 * 60 * 60 * 1000;
+const windowMs = durations.idempotencyWindow;
 
-/** The optional `Idempotency-Key` request header. */
-export const idempotencyHeaders = z.object({
+/**
+ * An operation's optional `Idempotency-Key` request header. Its example names the operation: one key is one
+ * request, so examples sent as they stand must not share a key between operations.
+ */
+export const idempotencyHeader = (operationId: string) => ({
 	"Idempotency-Key": optionalHeader(z.string().min(1).max(255)).openapi({
 		param: {
 			name: "Idempotency-Key",
 			in: "header",
-			example: "7f9c2ba4-e88f-4a1b-9d3c-2a8c5e6b1f00",
+			example: `${operationId}-7f9c2ba4-e88f-4a1b-9d3c-2a8c5e6b1f00`,
 		},
-		description:
-			"Makes retries safe: a repeat with the same key and body within 24 hours replays the placed order's response. A placement that failed is not recorded, so its retry is tried afresh.",
+		description: `Makes retries safe: a repeat with the same key and body within ${inWords(windowMs)} replays the first response. A request that failed is not recorded, so its retry is tried afresh.`,
 	}),
 });
 
@@ -49,12 +51,15 @@ const canonicalJson = (value: unknown): string => {
 	return JSON.stringify(value);
 };
 
-/** The request's key and the SHA-256 of its operation and validated body, when the client sent a key. */
+/**
+ * The request's key and the SHA-256 of its operation and validated body, when the client sent a key (validated by
+ * the route: see `idempotent` in `apiRoute`; empty means absent).
+ */
 export const keyOf = async (
 	c: Context<AppEnv>,
-	key: string | undefined,
 	body: unknown,
 ): Promise<Keyed | undefined> => {
+	const key = c.req.header("Idempotency-Key") || undefined;
 	if (key === undefined) return undefined;
 	const text = `${c.req.method} ${c.req.path}\n${canonicalJson(body)}`;
 	const digest = await crypto.subtle.digest(
@@ -70,45 +75,49 @@ export const keyOf = async (
 const recordOf = (keyed: Keyed) => eq(idempotencyKeys.key, keyed.key);
 
 /**
- * The statements a keyed write adds to its batch: `forgetExpired` and `stored` come before the write, which
- * runs only while the key is `unused`; `remember` comes after it and stores the response it produced.
+ * What a keyed create adds to its write: `forgetExpired` and `stored` come before the change, which runs only
+ * while the key is `unused`; `remember(resource)` is the last link of the change's chain and stores the response
+ * the create produced: the resource it inserted, as the API answers it, or the `body` built from its row.
+ * Without a key, every step is absent.
  */
-export const idempotencyStatements = (db: Db, keyed: Keyed) => ({
-	// The Cron Trigger prunes expired records in bulk; this forgets only the one this key may hit.
-	forgetExpired: db
-		.delete(idempotencyKeys)
-		.where(
-			and(recordOf(keyed), lt(idempotencyKeys.createdAt, keyed.now - windowMs)),
-		),
-	stored: db.select().from(idempotencyKeys).where(recordOf(keyed)),
-	unused: not(exists(idempotencyKeys, recordOf(keyed))),
-	/** Stores `response`, read from the `source` rows that `where` selects: the ones the write just made. */
-	remember: (
-		response: { body: SQL; etag: SQL },
-		source: SQLiteTable,
-		where: SQL | undefined,
-	) =>
-		db.insert(idempotencyKeys).select(
-			db
-				.select({
-					key: sql`${keyed.key}`.as("key"),
-					requestHash: sql`${keyed.requestHash}`.as("request_hash"),
-					body: response.body.as("body"),
-					etag: response.etag.as("etag"),
-					createdAt: sql`${keyed.now}`.as("created_at"),
-				})
-				.from(source)
-				.where(where),
-		),
-});
+export const idempotencySteps = (db: Db, keyed: Keyed | undefined) =>
+	keyed === undefined
+		? { unused: sql`1`, remember: (..._: [Resource, SQL?]) => undefined }
+		: {
+				// The Cron Trigger prunes expired records in bulk; this forgets only the one this key may hit.
+				forgetExpired: db
+					.delete(idempotencyKeys)
+					.where(
+						and(
+							recordOf(keyed),
+							lt(idempotencyKeys.createdAt, keyed.now - windowMs),
+						),
+					),
+				stored: db.select().from(idempotencyKeys).where(recordOf(keyed)),
+				unused: not(exists(idempotencyKeys, recordOf(keyed))),
+				remember:
+					(resource: Resource, body = resource.json) =>
+					(changed: SQL) =>
+						db.insert(idempotencyKeys).select(
+							resource
+								.select(db, {
+									key: sql`${keyed.key}`.as("key"),
+									requestHash: sql`${keyed.requestHash}`.as("request_hash"),
+									body: sql`${body}`.as("body"),
+									etag: sql`${resource.etag}`.as("etag"),
+									createdAt: sql`${keyed.now}`.as("created_at"),
+								})
+								.where(and(eq(resource.key, resource.newest), changed)),
+						),
+			};
 
-export type StoredResponse = typeof idempotencyKeys.$inferSelect;
+type StoredResponse = typeof idempotencyKeys.$inferSelect;
 
 /**
  * The stored response of an earlier request with the same key, marked as replayed; the same key with
  * another request is refused.
  */
-export const replay = <T>(
+const replay = <T>(
 	c: Context<AppEnv>,
 	stored: StoredResponse,
 	keyed: Keyed | undefined,
@@ -119,6 +128,14 @@ export const replay = <T>(
 	c.header("Idempotency-Replayed", "true");
 	return { ...JSON.parse(stored.body), etag: stored.etag };
 };
+
+/** What a keyed create answers: the resource it made, or the stored response of an earlier request with its key. */
+export const createdOrReplayed = <T>(
+	c: Context<AppEnv>,
+	keyed: Keyed | undefined,
+	outcome: { created: T & { etag: string } } | { stored: StoredResponse },
+): T & { etag: string } =>
+	"created" in outcome ? outcome.created : replay<T>(c, outcome.stored, keyed);
 
 /** Deletes the records whose window has closed by `now`: the Cron Trigger's work. */
 export const pruneIdempotencyKeys = (db: Db, now: number) =>

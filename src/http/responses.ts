@@ -1,7 +1,12 @@
 import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import { z } from "@hono/zod-openapi";
 import { ErrorBody } from "../models/error";
-import { type ErrorCode, errorCodes, type StatusOf, statusOf } from "./errors";
+import {
+	type ErrorCode,
+	errorCodes,
+	type StatusOf,
+	statusOf,
+} from "../models/error-codes";
 
 /** A response header as the document states it. */
 export type ResponseHeader = {
@@ -40,7 +45,7 @@ const errorHeaders: Partial<Record<ErrorCode, Record<string, ResponseHeader>>> =
 	};
 
 /** The example a schema declares; for a list, a list of its item's example. */
-export const exampleOf = (schema: z.ZodType): unknown => {
+const exampleOf = (schema: z.ZodType): unknown => {
 	const { example } = getOpenApiMetadata(schema);
 	if (example === undefined && schema instanceof z.ZodArray) {
 		return [exampleOf(schema.element as z.ZodType)];
@@ -75,12 +80,13 @@ export const createdContent = <T extends z.ZodType>(
 	},
 });
 
-/** A required JSON request body. */
+/** A required JSON request body, with its schema's example unless the operation needs its own. */
 export const jsonBody = <T extends z.ZodType>(
 	schema: T,
 	description: string,
+	example = exampleOf(schema),
 ) => ({
-	...jsonContent(schema, description),
+	...jsonContent(schema, description, example),
 	required: true,
 });
 

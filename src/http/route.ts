@@ -1,11 +1,11 @@
 import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
-import { nudgeOutbox } from "../events/nudge";
+import type { ErrorCode } from "../models/error-codes";
 import { requireToken } from "./auth";
 import { codeSamples } from "./code-samples";
 import { notModified } from "./conditional";
-import type { ErrorCode } from "./errors";
+import { idempotencyHeader, replayedHeader } from "./idempotency";
 import {
 	deprecationHeaders,
 	deprecationNote,
@@ -21,7 +21,13 @@ import { optionalHeader } from "./validation";
 /** Who may call an operation: reads are public unless they say otherwise; every write needs the bearer token. */
 type Access =
 	| { method: "get"; auth?: "bearer" }
-	| { method: "post" | "put" | "patch" | "delete"; auth: "bearer" };
+	| {
+			method: "post";
+			auth: "bearer";
+			/** Takes an `Idempotency-Key` and replays the first response to a repeat (API.md §6). */
+			idempotent?: true;
+	  }
+	| { method: "put" | "patch" | "delete"; auth: "bearer" };
 
 type ApiRouteConfig = Omit<
 	RouteConfig,
@@ -41,12 +47,20 @@ type ApiRouteConfig = Omit<
 /** The route as `OpenAPIHono.openapi` reads it; errors are thrown, so only declared successes type handlers. */
 type ApiRoute<R extends ApiRouteConfig> = Omit<
 	R,
-	"auth" | "errors" | "lifecycle" | "tag"
-> & {
-	tags: string[];
-	security: (typeof bearer)[number][];
-	middleware: MiddlewareHandler<AppEnv>[];
-};
+	"auth" | "errors" | "idempotent" | "lifecycle" | "tag"
+> &
+	// A typed client (hono/client) sends the header an idempotent route takes.
+	(R extends { idempotent: true }
+		? {
+				request: NonNullable<R["request"]> & {
+					headers: z.ZodObject<ReturnType<typeof idempotencyHeader>>;
+				};
+			}
+		: unknown) & {
+		tags: string[];
+		security: (typeof bearer)[number][];
+		middleware: MiddlewareHandler<AppEnv>[];
+	};
 
 /** Where the reference page (Scalar) documents an operation: its anchor, as a valid URI. */
 const documentationOf = ({ tag, method, path }: ApiRouteConfig) =>
@@ -67,10 +81,12 @@ const etagHeader = {
 const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
 	[name]: optionalHeader(z.string()).openapi({
 		param: { name, in: "header", example: '"1"' },
+		// The example is an ETag of a seeded row's first version, which a request sent as it stands would not
+		// want to match or miss: the description says where the real value comes from.
 		description:
 			name === "If-Match"
-				? "Change the resource only while its ETag is one of these (412 otherwise)."
-				: "Answer 304 without a body while the ETag is one of these.",
+				? "The `ETag` of an earlier response for this resource: change it only while its ETag is one of these (412 otherwise)."
+				: "The `ETag` of an earlier response for this resource: answer 304 without a body while its ETag is one of these.",
 	}),
 });
 
@@ -84,7 +100,14 @@ const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
 export const apiRoute = <const R extends ApiRouteConfig>(
 	route: R,
 ): ApiRoute<R> => {
-	const { auth, errors = [], lifecycle, tag, ...config } = route;
+	const {
+		auth,
+		errors = [],
+		idempotent,
+		lifecycle,
+		tag,
+		...config
+	} = route as R & { idempotent?: true };
 	const implied: ErrorCode[] = ["validation_error", "internal_error"];
 	const middleware: MiddlewareHandler<AppEnv>[] = [];
 	const write = config.method !== "get";
@@ -102,7 +125,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	if (write) {
 		// Every request body is size-limited, including those an operation ignores.
 		implied.push("payload_too_large", "rate_limited");
-		middleware.push(limitWrites, nudgeOutbox);
+		middleware.push(limitWrites);
 	}
 	if (auth) {
 		implied.push("unauthorized");
@@ -111,6 +134,10 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	// Outside the ETag check, so that its bookmark is on every answer that reached D1, 304 included.
 	middleware.push(d1Session);
 	let headers = bookmarkParam;
+	if (idempotent) {
+		implied.push("idempotency_key_reused");
+		headers = { ...headers, ...idempotencyHeader(config.operationId) };
+	}
 	if (item) {
 		if (write) implied.push("precondition_failed");
 		else middleware.push(notModified);
@@ -136,6 +163,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 					...((status === "200" || status === "201") &&
 						(item || write) &&
 						etagHeader),
+					...(status === "201" && idempotent && replayedHeader),
 					...("headers" in response && response.headers),
 				},
 			},
@@ -175,5 +203,6 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 		middleware,
 		request,
 		responses,
-	});
+		// The idempotency header is derived above, which TypeScript cannot follow.
+	}) as unknown as ApiRoute<R>;
 };

@@ -13,8 +13,9 @@ const fields = {
 		.openapi({ example: "Loyal companions." }),
 };
 
+// Not one of the seeded names (src/db/seed.sql), which a new category cannot take.
 export const NewCategory = z.strictObject(fields).openapi("NewCategory", {
-	example: { name: "Dog", description: "Loyal companions." },
+	example: { name: "Bird", description: "Songbirds and parrots." },
 });
 
 export const CategoryPatch = z

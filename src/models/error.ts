@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { errorCodes } from "../http/errors";
+import { errorCodes } from "./error-codes";
 
 export const ErrorDetail = z
 	.object({

@@ -1,10 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import { type EventType as EventTypeName, eventTypes } from "../events/types";
 import { Category } from "./category";
+import { type EventType as EventTypeName, eventTypes } from "./event-types";
 import { Id } from "./id";
 import { InventoryItem } from "./inventory";
 import { OrderResponse } from "./order";
 import { Pet } from "./pet";
+import { Webhook } from "./webhook";
 
 /** What a deletion's event carries: the id of what is gone. */
 const DeletedResource = z
@@ -24,6 +25,7 @@ const dataOf: Record<EventTypeName, z.ZodType> = {
 	"order.completed": OrderResponse,
 	"order.cancelled": DeletedResource,
 	"inventory.updated": InventoryItem,
+	"webhook.disabled": Webhook,
 };
 
 /** `pet.created` → `PetCreatedEvent`. */
@@ -43,9 +45,7 @@ const eventOf = (type: EventTypeName) =>
 		})
 		.openapi(schemaName(type), { description: `A \`${type}\` event.` });
 
-export const EventType = z
-	.enum(eventTypes)
-	.openapi("EventType", { description: "What changed." });
+export { EventType } from "./event-types";
 
 /**
  * An event: `{ id, type, createdAt, data }`, one schema per type, told apart by `type` (a plain `oneOf`:

@@ -126,15 +126,14 @@ export const Order = z
 export type Order = Required<z.infer<typeof Order>>;
 
 /**
- * An `Order` as every response carries it: the seed model by reference, with all its fields required, so
- * that a generated client sees them as present (API.md §10).
+ * An `Order` as every response carries it: the seed model by reference, and beside it (`allOf`) the same
+ * fields all required, so that every client generator sees them as present (API.md §10). The `required`
+ * sits in a member of its own with the properties it names: hey-api drops a `required` beside an `allOf`,
+ * and one without its properties. Not optional, so an event's `data` is required too.
  */
-export const OrderResponse = z.custom<Order>().openapi({
-	type: "object",
-	example: getOpenApiMetadata(Order).example,
-	allOf: [{ $ref: "#/components/schemas/Order" }],
-	required: Object.keys(fields),
-});
+export const OrderResponse = z
+	.intersection(Order, z.object(fields))
+	.openapi({ example: getOpenApiMetadata(Order).example });
 
 export const Orders = z.array(OrderResponse).openapi("Orders");
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { repeatable } from "../http/repeatable";
+import { repeatable } from "./repeatable";
 
 export const petStatuses = ["available", "pending", "sold"] as const;
 

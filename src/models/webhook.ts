@@ -1,29 +1,27 @@
 import { z } from "@hono/zod-openapi";
-import { eventTypes } from "../events/types";
-import { EventType } from "./event";
+import { EventType, eventTypes } from "./event-types";
 import { Id } from "./id";
+import { durations, inWords } from "./limits";
+import {
+	checkWebhookUrl,
+	maxWebhookUrlLength,
+	webhookUrlRules,
+} from "./webhook-url";
 
-/** Why a webhook URL is refused, if it is: it must be an absolute http(s) URL without credentials. */
-const problemWith = (text: string) => {
-	if (!URL.canParse(text)) return "is not an absolute URL";
-	const url = new URL(text);
-	if (url.protocol !== "https:" && url.protocol !== "http:")
-		return "must be https";
-	if (url.username !== "" || url.password !== "") {
-		return "must not carry credentials";
-	}
-};
+// Local development is the most permissive environment: what it refuses, every environment refuses. The
+// handler checks the rest where it knows the environment.
+const localDevelopment = { WEBHOOKS_ALLOW_LOOPBACK: "true" };
 
 const WebhookUrl = z
 	.string()
-	.max(2048)
+	// Too long is answered once, without parsing it.
+	.max(maxWebhookUrlLength, { abort: true })
 	.superRefine((text, ctx) => {
-		const problem = problemWith(text);
+		const { problem } = checkWebhookUrl(text, localDevelopment);
 		if (problem) ctx.addIssue({ code: "custom", message: problem });
 	})
 	.openapi({
-		description:
-			"An https URL without credentials, of at most 2,048 characters; `http://127.0.0.1` and `http://localhost` only in local development.",
+		description: webhookUrlRules,
 		example: "https://shop.example/hooks/petstore",
 	});
 
@@ -47,6 +45,22 @@ export const NewWebhook = z
 		},
 	});
 
+/** The fields `updateWebhook` changes: any of the new webhook's, and `disabled`. */
+export const WebhookPatch = NewWebhook.partial()
+	.extend({
+		disabled: z.boolean().optional().openapi({
+			description:
+				"`false` re-enables a disabled webhook: deliveries that were waiting resume at once. `true` stops its deliveries.",
+		}),
+	})
+	.refine(
+		(patch) => Object.keys(patch).length > 0,
+		"must change at least one field",
+	)
+	.openapi("WebhookPatch", { minProperties: 1, example: { disabled: false } });
+
+export type WebhookPatch = z.infer<typeof WebhookPatch>;
+
 const example = {
 	id: 1,
 	url: "https://shop.example/hooks/petstore",
@@ -60,21 +74,24 @@ const example = {
 
 const fields = {
 	id: Id,
-	url: z.string(),
+	url: z.string().openapi({
+		description: "Normalised as stored (`new URL(url).href`).",
+	}),
 	events: z.array(EventType),
 	createdAt: z.string().openapi({ format: "date-time" }),
 	disabled: z.boolean().openapi({
-		description:
-			"Set after 10 failed deliveries in a row; it then gets nothing.",
+		description: `Set after ${inWords(durations.failingEndpoint)} of failed deliveries without a success, or at once when the endpoint answers 410 Gone (recording a \`webhook.disabled\` event); it then gets nothing until \`updateWebhook\` sets it back to false.`,
 	}),
-	failures: z
+	failures: z.int().min(0).openapi({
+		description:
+			"Failed delivery attempts since the last success. Delivery state: it never changes the ETag.",
+	}),
+	lastStatus: z
 		.int()
-		.min(0)
-		.openapi({ description: "Failed deliveries since the last success." }),
-	lastStatus: z.int().nullable().openapi({
-		description:
-			"The HTTP status of the last delivery; 0 when none came back in time; null before the first.",
-	}),
+		.nullable()
+		.openapi({
+			description: `The HTTP status of the last attempt; 0 when none came back within ${inWords(durations.deliveryTimeout)}; null before the first.`,
+		}),
 	lastAttemptAt: z.string().nullable().openapi({ format: "date-time" }),
 };
 
@@ -105,3 +122,9 @@ export const CreatedWebhook = z
 	});
 
 export type Webhook = z.infer<typeof Webhook>;
+
+/** What a webhook's Durable Object knows of its deliveries: never part of the webhook's ETag. */
+export type DeliveryState = Pick<
+	Webhook,
+	"failures" | "lastStatus" | "lastAttemptAt"
+>;

@@ -23,7 +23,7 @@ export const readPet: Statement<{ petId: number }> = {
 /** POST /pets: the pet, its inventory item and its event, in one batch. */
 export const createPet = {
 	pet: {
-		sql: `insert into "pets" ("id", "name", "name_key", "category_id", "status", "version") select NULL as "id", ? as "name", ? as "name_key", "id", ? as "status", 1 as "version" from "categories" where "categories"."id" = ? returning "id", "name", "category_id", "status", '"' || "pets"."version" || '"'`,
+		sql: `insert into "pets" ("id", "name", "name_key", "category_id", "status", "version") select NULL as "id", ? as "name", ? as "name_key", "id", ? as "status", 1 as "version" from "categories" where ("categories"."id" = ? and 1) returning "id", "name", "category_id", "status", '"' || "pets"."version" || '"'`,
 		params: ({ name, categoryId, status = "available" }) => [
 			name,
 			nameKey(name),
@@ -32,23 +32,31 @@ export const createPet = {
 		],
 	},
 	inventoryItem: {
-		sql: `insert into "inventory" ("pet_id", "quantity", "version") select "id", 0 as "quantity", 1 as "version" from "pets" where ("pets"."id" = last_insert_rowid() and changes() = 1)`,
+		sql: `insert into "inventory" ("pet_id", "quantity", "version") select "id", 0 as "quantity", 1 as "version" from "pets" where ("pets"."id" = (SELECT max("pets"."id") FROM "pets") and changes() = 1)`,
 		params: () => [],
 	},
 	event: {
-		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select NULL as "id", ? as "type", '/pets/' || "pets"."id" as "subject", ? as "created_at", json_object('id', "pets"."id", 'name', "pets"."name", 'categoryId', "pets"."category_id", 'status', "pets"."status") as "data", NULL as "fanned_out_at" from "pets" where ("pets"."id" = last_insert_rowid() and changes() = 1)`,
-		params: ({ now }) => ["pet.created", now],
+		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select NULL as "id", ? as "type", ? || "pets"."id" as "subject", ? as "created_at", json_object(?, "pets"."id", ?, "pets"."name", ?, "pets"."category_id", ?, "pets"."status") as "data", NULL as "fanned_out_at" from "pets" where ("pets"."id" = (SELECT max("pets"."id") FROM "pets") and changes() = 1)`,
+		params: ({ now }) => [
+			"pet.created",
+			"/pets/",
+			now,
+			"id",
+			"name",
+			"categoryId",
+			"status",
+		],
 	},
 } satisfies Steps<{ name: string; categoryId: number; status?: string }>;
 
-/** POST /store/orders: the probe that says why nothing happened, the stock taken, the order, its event. */
+/** POST /store/orders: the probe that says why nothing happened, the stock taken, the order, its events. */
 export const placeOrder = {
 	probe: {
 		sql: `select EXISTS (SELECT 1 FROM "pets" WHERE "pets"."id" = ?) as "pet", EXISTS (SELECT 1 FROM "pets" WHERE ("pets"."id" = ? and "pets"."status" = ?)) as "petAvailable" from (SELECT 1)`,
 		params: ({ petId }) => [petId, petId, "available"],
 	},
 	stock: {
-		sql: `update "inventory" set "quantity" = "inventory"."quantity" - ?, "version" = "inventory"."version" + 1 where ("inventory"."pet_id" = ? and "inventory"."quantity" >= ? and EXISTS (SELECT 1 FROM "pets" WHERE ("pets"."id" = ? and "pets"."status" = ?)))`,
+		sql: `update "inventory" set "quantity" = "inventory"."quantity" - ?, "version" = "inventory"."version" + 1 where ("inventory"."pet_id" = ? and "inventory"."quantity" >= ? and EXISTS (SELECT 1 FROM "pets" WHERE ("pets"."id" = ? and "pets"."status" = ?)) and 1)`,
 		params: ({ petId, quantity }) => [
 			quantity,
 			petId,
@@ -66,7 +74,28 @@ export const placeOrder = {
 		],
 	},
 	event: {
-		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select NULL as "id", ? as "type", '/store/orders/' || "orders"."id" as "subject", ? as "created_at", json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" THEN 'true' ELSE 'false' END)) as "data", NULL as "fanned_out_at" from "orders" where ("orders"."id" = last_insert_rowid() and changes() = 1)`,
-		params: ({ now }) => ["order.placed", now],
+		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select NULL as "id", ? as "type", ? || "orders"."id" as "subject", ? as "created_at", json_object(?, "orders"."id", ?, "orders"."pet_id", ?, "orders"."quantity", ?, "orders"."ship_date", ?, json(CASE WHEN "orders"."complete" THEN 'true' ELSE 'false' END)) as "data", NULL as "fanned_out_at" from "orders" where ("orders"."id" = (SELECT max("orders"."id") FROM "orders") and changes() = 1)`,
+		params: ({ now }) => [
+			"order.placed",
+			"/store/orders/",
+			now,
+			"id",
+			"petId",
+			"quantity",
+			"shipDate",
+			"complete",
+		],
+	},
+	inventoryEvent: {
+		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select NULL as "id", ? as "type", ? || "inventory"."pet_id" as "subject", ? as "created_at", json_object(?, "inventory"."pet_id", ?, "inventory"."quantity", ?, "pets"."status") as "data", NULL as "fanned_out_at" from "inventory" inner join "pets" on "pets"."id" = "inventory"."pet_id" where ("inventory"."pet_id" = ? and changes() = 1)`,
+		params: ({ petId, now }) => [
+			"inventory.updated",
+			"/store/inventory/",
+			now,
+			"petId",
+			"quantity",
+			"status",
+			petId,
+		],
 	},
 } satisfies Steps<{ petId: number; quantity: number; shipDate?: string }>;

@@ -1,7 +1,7 @@
 // `npm run bench`: the API next to Cloudflare's chanfana template and the floor (floor.ts: the API's platform
 // work without the framework), each under `wrangler dev` on 127.0.0.1 with the same wrangler and compatibility
-// date; then where the API's CPU time goes, and the memory of wrangler dev's processes after a fixed number of
-// reads. It prints Markdown tables and never fails on a number. Needs wrk (`apt-get install wrk`). Knobs:
+// date; then where the API's CPU time goes, the memory of wrangler dev's processes after a fixed number of
+// reads, and webhook delivery (webhooks.mjs). It prints Markdown tables and never fails on a number. Needs wrk (`apt-get install wrk`). Knobs:
 // BENCH_SECONDS (per timed run), BENCH_ROUNDS, BENCH_CONNECTIONS, BENCH_REQUESTS (in-runtime requests per
 // round), BENCH_PROFILE_REQUESTS (per profile), BENCH_MEMORY_REQUESTS (per memory step), BENCH_MEMORY_SCENARIO
 // (read, write or order: what the memory steps send; read by default).
@@ -16,6 +16,7 @@ import { profiler } from "./profile.mjs";
 import { sendRequests } from "./requests.mjs";
 import { loadSides, memorySides, profileSides } from "./sides.mjs";
 import { f, median, printTable } from "./table.mjs";
+import { webhookRows } from "./webhooks.mjs";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -405,3 +406,9 @@ for (const [name, { heapBefore, heapAfter, failures }] of Object.entries(
 console.log(
 	`Memory: each side alone on a fresh wrangler dev, ${memorySteps} steps of ${memoryStep} ${scenarios[memoryScenario]} over 32 connections; the heap is measured by a heap snapshot (which collects garbage) after a warm-up and after the last step. Constructors whose live heap grew by more than 64 KiB are listed above the note.`,
 );
+
+// Webhooks (test/bench/webhooks.mjs): their own table, measured last.
+console.log("\n| webhooks | |\n| --- | --- |");
+for (const [label, value] of await webhookRows()) {
+	console.log(`| ${label} | ${value} |`);
+}

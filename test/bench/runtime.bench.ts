@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { testNow } from "../support/api";
-import { countingD1 } from "../support/d1";
+import { watchedD1 } from "../support/d1";
 import { createFloor } from "./floor";
 
 // Requests per timed run, and runs per side: the app and the floor take turns, in reverse order every other
@@ -51,7 +51,7 @@ const median = (values: number[]) =>
 
 /** What a side answered and sent to D1 for one request: the floor must match the app in all but ids. */
 const trace = async (side: Side, request: Request) => {
-	const d1 = countingD1(env.DB);
+	const d1 = watchedD1(env.DB);
 	const { response, body } = await send(side, request, d1.binding);
 	const { id, ...fields } = JSON.parse(body);
 	return {
@@ -59,7 +59,7 @@ const trace = async (side: Side, request: Request) => {
 		etag: response.headers.get("etag"),
 		bookmark: response.headers.has("x-d1-bookmark"),
 		fields,
-		d1: d1.sent(),
+		d1: d1.log(),
 	};
 };
 

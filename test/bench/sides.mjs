@@ -23,6 +23,8 @@ const configOf = async (work, name, path, changes = {}) => {
 			upload_source_maps: config.upload_source_maps,
 			observability: config.observability,
 			queues: config.queues,
+			durable_objects: config.durable_objects,
+			migrations: config.migrations,
 			vars: config.vars,
 			// The load measures work, not 429s.
 			ratelimits: config.ratelimits.map((limiter) => ({
@@ -76,7 +78,11 @@ const task = json(
 /** The API as configured in wrangler.toml, with the bench's secrets and `changes`. */
 const apiConfig = (work, name, changes = {}) =>
 	configOf(work, name, "wrangler.toml", {
-		vars: { API_TOKEN: token, CURSOR_SECRET: "bench-cursor-secret" },
+		vars: {
+			API_TOKEN: token,
+			CURSOR_SECRET: "bench-cursor-secret",
+			WEBHOOK_SECRET_KEY: "bench-webhook-secret-key-0123456789abcdef",
+		},
 		...changes,
 	});
 

@@ -48,6 +48,12 @@ beforeAll(async () => {
 		if (message.type() === "error") problems.push(message.text());
 	});
 	page.on("pageerror", (error) => problems.push(String(error)));
+	// Any request of the page that fails is a problem, whether or not the browser logs it.
+	page.on("response", (response) => {
+		if (response.status() >= 400) {
+			problems.push(`${response.status()} ${response.url()}`);
+		}
+	});
 	await page.addInitScript(() => {
 		document.addEventListener("securitypolicyviolation", (event) => {
 			console.error(
@@ -136,12 +142,12 @@ describe("the reference page", () => {
 		await screenshot("reference-try-it");
 	});
 
-	it("shows each operation's own curl and hono/client samples", async () => {
+	it("shows each operation's own curl and hono/client samples, calling the API that served them", async () => {
 		const placeOrder = await operation("tag/orders/POST/store/orders");
 		const card = placeOrder.locator('[class*="request-card"]').first();
-		expect(await card.locator("code").textContent()).toContain(
-			"-H 'Authorization: Bearer petstore-dev-token'",
-		);
+		const curl = await card.locator("code").textContent();
+		expect(curl).toContain(`curl -X POST '${base}/store/orders'`);
+		expect(curl).toContain(`-H "Authorization: Bearer $API_TOKEN"`);
 		await card.getByTestId("client-picker").click();
 		const picker = page.locator('[id^="headlessui-popover-panel"]');
 		await picker.getByText("hono/client", { exact: true }).click();

@@ -15,7 +15,11 @@ export const token = env.API_TOKEN.split(",")[0];
  */
 export const testNow = Date.parse("2027-01-01T00:00:00Z");
 
-/** The Worker's app, its clock standing at `now`, over the test bindings with some of them replaced. */
+/**
+ * The Worker's app, its clock standing at `now`, over the test bindings with some of them replaced, and the ways
+ * a test talks to it. Every response but `request`'s is checked against the document: every response of every
+ * test is held to the contract.
+ */
 export const testApp = ({
 	now = testNow,
 	bindings = {},
@@ -24,7 +28,8 @@ export const testApp = ({
 	bindings?: Partial<Env>;
 } = {}) => {
 	const app = createApp({ now: () => now });
-	return async (input: string | Request, init?: RequestInit) =>
+	/** Sends a request as it is, to `origin` when `input` is a path. */
+	const request = async (input: string | Request, init?: RequestInit) =>
 		app.request(
 			typeof input === "string" && input.startsWith("/")
 				? `${origin}${input}`
@@ -33,6 +38,40 @@ export const testApp = ({
 			{ ...env, ...bindings },
 			createExecutionContext(),
 		);
+	/** Sends a request with no credentials. */
+	const anonymous = async (path: string, init?: RequestInit) => {
+		const url = `${origin}${path}`;
+		const response = await request(url, init);
+		await expectDocumented(
+			await servedDocument(),
+			init?.method ?? "GET",
+			url,
+			response,
+		);
+		return response;
+	};
+	/** Sends a request as an authorised client. */
+	const api = (
+		path: string,
+		init: RequestInit & { headers?: Record<string, string> } = {},
+	) =>
+		anonymous(path, {
+			...init,
+			headers: { authorization: `Bearer ${token}`, ...init.headers },
+		});
+	/** Sends an authorised request with a JSON body. */
+	const send = (
+		method: string,
+		path: string,
+		body: unknown,
+		headers: Record<string, string> = {},
+	) =>
+		api(path, {
+			method,
+			headers: { "content-type": "application/json", ...headers },
+			body: JSON.stringify(body),
+		});
+	return { request, anonymous, api, send };
 };
 
 const app = testApp();
@@ -40,48 +79,14 @@ const app = testApp();
 let document: Promise<Document> | undefined;
 /** The document the app serves, fetched once per test file. */
 export const servedDocument = () => {
-	document ??= app("/doc").then((response) => response.json<Document>());
+	document ??= app
+		.request("/doc")
+		.then((response) => response.json<Document>());
 	return document;
 };
 
-/**
- * Sends a request to the Worker under test, with no credentials, and checks the response against the
- * document: every response of every test is held to the contract.
- */
-export const anonymous = async (path: string, init?: RequestInit) => {
-	const url = `${origin}${path}`;
-	const response = await app(url, init);
-	await expectDocumented(
-		await servedDocument(),
-		init?.method ?? "GET",
-		url,
-		response,
-	);
-	return response;
-};
-
-/** Sends a request to the Worker under test as an authorised client. */
-export const api = (
-	path: string,
-	init: RequestInit & { headers?: Record<string, string> } = {},
-) =>
-	anonymous(path, {
-		...init,
-		headers: { authorization: `Bearer ${token}`, ...init.headers },
-	});
-
-/** A request with a JSON body. */
-export const send = (
-	method: string,
-	path: string,
-	body: unknown,
-	headers: Record<string, string> = {},
-) =>
-	api(path, {
-		method,
-		headers: { "content-type": "application/json", ...headers },
-		body: JSON.stringify(body),
-	});
+/** The app at {@link testNow} over the test bindings: what most tests talk to. */
+export const { anonymous, api, send } = app;
 
 export type ErrorBody = {
 	code: string;

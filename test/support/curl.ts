@@ -1,14 +1,23 @@
-/** Splits a shell command line into words, honouring single and double quotes and `\` line continuations. */
-const words = (line: string) =>
-	[
+/**
+ * Splits a shell command line into words, honouring single and double quotes and `\` line continuations, and
+ * expanding `$NAME` outside single quotes from `variables` (an unset one expands to nothing, as in a shell).
+ */
+const words = (line: string, variables: Record<string, string>) => {
+	const expand = (text: string) =>
+		text.replace(/\$(\w+)/g, (_, name: string) => variables[name] ?? "");
+	return [
 		...line
 			.replaceAll("\\\n", " ")
 			.matchAll(/'([^']*)'|"((?:\\.|[^"])*)"|(\S+)/g),
-	].map(([, single, double, bare]) => single ?? double ?? bare);
+	].map(([, single, double, bare]) => single ?? expand(double ?? bare));
+};
 
-/** The request a curl command line sends. */
-export const requestOf = (command: string) => {
-	const args = words(command).slice(1);
+/** The request a curl command line sends, its shell variables taken from `variables`. */
+export const requestOf = (
+	command: string,
+	variables: Record<string, string> = {},
+) => {
+	const args = words(command, variables).slice(1);
 	const init: {
 		method: string;
 		headers: Record<string, string>;

@@ -1,7 +1,9 @@
-/** A statement as D1 received it: its SQL and the values bound to it. */
+import { vi } from "vitest";
+
+/** A statement as the app sent it to D1: its SQL and its bound values. */
 export type SentStatement = { sql: string; params: unknown[] };
 
-/** One call that reached D1: how it was made, the session constraint it ran under (if any), what it sent. */
+/** One call that reached D1: how it was made, the session constraint it ran under (if any), its statements. */
 export type D1Call = {
 	method: "all" | "first" | "run" | "raw" | "batch" | "exec";
 	session: string | null;
@@ -11,79 +13,71 @@ export type D1Call = {
 const executions = new Set<PropertyKey>(["all", "first", "run", "raw"]);
 
 /**
- * The real `DB` binding, recording the calls that reach D1: statement executions (`all`, `first`, `run`,
- * `raw`), `batch` and `exec`, on the binding or on any session opened from it. Statements are unwrapped
- * before they are batched.
+ * The real `DB` binding, watching what reaches D1: the calls (statement executions `all`, `first`, `run`, `raw`;
+ * `batch`; `exec`), on the binding or on any session opened from it, and every statement they ran. Statements are
+ * unwrapped before they are batched.
  */
-export const countingD1 = (db: D1Database) => {
-	const sent: D1Call[] = [];
-	const real = new WeakMap<
-		object,
-		{ statement: D1PreparedStatement; sent: SentStatement }
-	>();
+export const watchedD1 = (db: D1Database) => {
+	const log: D1Call[] = [];
+	const real = new WeakMap<object, [D1PreparedStatement, SentStatement]>();
 	const wrap = (
 		statement: D1PreparedStatement,
+		query: SentStatement,
 		session: string | null,
-		sql: string,
-		params: unknown[] = [],
 	): D1PreparedStatement => {
 		const proxy = new Proxy(statement, {
 			get(target, key) {
 				if (key === "bind") {
 					return (...values: unknown[]) =>
-						wrap(target.bind(...values), session, sql, values);
+						wrap(
+							target.bind(...values),
+							{ sql: query.sql, params: values },
+							session,
+						);
 				}
 				if (executions.has(key)) {
-					sent.push({
+					log.push({
 						method: key as D1Call["method"],
 						session,
-						statements: [{ sql, params }],
+						statements: [query],
 					});
 				}
 				const value = Reflect.get(target, key, target);
 				return typeof value === "function" ? value.bind(target) : value;
 			},
 		});
-		real.set(proxy, { statement, sent: { sql, params } });
+		real.set(proxy, [statement, query]);
 		return proxy;
 	};
-	const counting = <T extends D1Database | D1DatabaseSession>(
+	const watching = <T extends D1Database | D1DatabaseSession>(
 		client: T,
 		session: string | null,
 	): T =>
 		new Proxy(client, {
 			get(target, key) {
 				if (key === "prepare") {
-					return (sql: string) => wrap(target.prepare(sql), session, sql);
+					return (query: string) =>
+						wrap(target.prepare(query), { sql: query, params: [] }, session);
 				}
 				if (key === "batch") {
 					return (statements: D1PreparedStatement[]) => {
-						const unwrapped = statements.map((s) => real.get(s));
-						sent.push({
-							method: "batch",
-							session,
-							statements: unwrapped.map(
-								(s) => s?.sent ?? { sql: "?", params: [] },
-							),
-						});
+						const call: D1Call = { method: "batch", session, statements: [] };
+						log.push(call);
 						return target.batch(
-							statements.map((s, i) => unwrapped[i]?.statement ?? s),
+							statements.map((s) => {
+								const [statement, query] = real.get(s) ?? [s];
+								if (query) call.statements.push(query);
+								return statement;
+							}),
 						);
 					};
 				}
 				if (key === "exec") {
-					return (sql: string) => {
-						sent.push({
-							method: "exec",
-							session,
-							statements: [{ sql, params: [] }],
-						});
-						return (target as D1Database).exec(sql);
-					};
+					log.push({ method: "exec", session, statements: [] });
 				}
 				if (key === "withSession") {
 					return (constraint = "first-unconstrained") =>
-						counting(
+						watching(
 							(target as D1Database).withSession(constraint),
 							constraint,
 						);
@@ -93,9 +87,35 @@ export const countingD1 = (db: D1Database) => {
 			},
 		});
 	return {
-		binding: counting(db, null),
-		calls: () => sent.length,
-		/** Every call so far, in order. */
-		sent: () => sent,
+		binding: watching(db, null),
+		calls: () => log.length,
+		/** Every statement that ran, in order. */
+		sent: () => log.flatMap((call) => call.statements),
+		/** Every call, in order, with the session it ran under. */
+		log: () => log,
+	};
+};
+
+/**
+ * Counts, in place, the calls that reach D1 through the binding `db` from anywhere in this isolate (the
+ * Durable Objects of the main Worker included) until `restore()`.
+ */
+export const spyOnD1 = (db: D1Database) => {
+	const original = {
+		prepare: db.prepare.bind(db),
+		batch: db.batch.bind(db),
+		withSession: db.withSession.bind(db),
+	};
+	const watched = watchedD1(original as D1Database);
+	const spies = [
+		vi.spyOn(db, "prepare").mockImplementation(watched.binding.prepare),
+		vi.spyOn(db, "batch").mockImplementation(watched.binding.batch),
+		vi.spyOn(db, "withSession").mockImplementation(watched.binding.withSession),
+	];
+	return {
+		calls: watched.calls,
+		restore: () => {
+			for (const spy of spies) spy.mockRestore();
+		},
 	};
 };

@@ -24,9 +24,9 @@ export const wrangler = (args) => {
 
 /**
  * `wrangler dev` for `config` on 127.0.0.1:`port`, its D1 migrated (and seeded with `seed` SQL, if given)
- * in a new directory, its secrets read from `envFile` when given, its inspector on `inspectorPort` (any free
- * port by default), with `env` added to wrangler's environment. Resolves once the Worker answers `probe`, with
- * wrangler's process id; `stop()` ends it and resolves once the port is free.
+ * in a new directory (`state`), its secrets read from `envFile` when given, its inspector on `inspectorPort`
+ * (any free port by default), with `env` added to wrangler's environment. Resolves once the Worker answers
+ * `probe`, with wrangler's process id; `stop()` ends it and resolves once the port is free.
  */
 export const startWranglerDev = async ({
 	config = "wrangler.toml",
@@ -76,7 +76,7 @@ export const startWranglerDev = async ({
 				)
 					await sleep(200);
 			};
-			return { base, pid: child.pid, stop };
+			return { base, state, pid: child.pid, stop };
 		} catch {
 			await sleep(200);
 		}

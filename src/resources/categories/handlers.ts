@@ -1,6 +1,9 @@
+import { category as resource } from "../../db/resources";
 import { ifMatch, withETag } from "../../http/conditional";
+import { createdOrReplayed, keyOf } from "../../http/idempotency";
 import { listPage } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
+import type { Category } from "../../models/category";
 import { byId } from "../../models/id";
 import * as queries from "./queries";
 import type * as routes from "./routes";
@@ -20,13 +23,15 @@ export const listCategories: AppRouteHandler<
 export const createCategory: AppRouteHandler<
 	typeof routes.createCategory
 > = async (c) => {
-	const category = await queries.createCategory(
-		c.var.db,
-		c.req.valid("json"),
-		c.var.now(),
+	const body = c.req.valid("json");
+	const keyed = await keyOf(c, body);
+	const category = createdOrReplayed<Category>(
+		c,
+		keyed,
+		await queries.createCategory(c.var.db, body, keyed, c.var.now()),
 	);
 	return c.json(withETag(c, category), 201, {
-		Location: `/categories/${category.id}`,
+		Location: resource.pathOf(category.id),
 	});
 };
 

@@ -1,36 +1,28 @@
 import { and, eq, gt, ne, not, sql } from "drizzle-orm";
+import { chain, write } from "../../db/batch";
 import type { Db } from "../../db/client";
 import {
+	autoId,
 	bump,
-	etagOf,
 	exists,
-	foundOr,
 	matchesETag,
+	oneRow,
 	probe,
 	rowState,
-	unchanged,
+	whyUnchanged,
 } from "../../db/conditional";
+import { deleteResource } from "../../db/deletion";
 import { nameKey, withNameKey } from "../../db/name-key";
+import { recordEvent } from "../../db/outbox";
+import { category } from "../../db/resources";
 import { categories, pets } from "../../db/schema";
-import { idOnly, recordEvent } from "../../events/record";
 import { ApiError } from "../../http/errors";
+import { idempotencySteps, type Keyed } from "../../http/idempotency";
+import { found, refusal } from "../../http/outcomes";
 import type { Page } from "../../http/pagination";
 import type { Category, NewCategory } from "../../models/category";
 
-const category = {
-	id: categories.id,
-	name: categories.name,
-	description: categories.description,
-};
-const categoryETag = etagOf(categories.version);
-const categoryWithETag = { ...category, etag: categoryETag };
-
-type Row = { id: number; name: string; description: string | null };
-export type TaggedCategory = Category & { etag: string };
-
-/** The API omits an absent description rather than sending null. */
-const toCategory = <T extends Row>({ description, ...rest }: T) =>
-	description === null ? rest : { ...rest, description };
+type TaggedCategory = Category & { etag: string };
 
 const categoryNotFound = (id: number) =>
 	new ApiError("not_found", `Category ${id} does not exist.`);
@@ -41,59 +33,74 @@ export const listCategories = async (
 	db: Db,
 	page: Page,
 ): Promise<Category[]> => {
-	const rows = await db
-		.select(category)
-		.from(categories)
+	const rows = await category
+		.select(db, category.projection)
 		.where(gt(categories.id, page.after))
 		.orderBy(categories.id)
 		.limit(page.limit + 1);
-	return rows.map(toCategory);
+	return rows.map(category.answer);
 };
 
 export const getCategory = async (
 	db: Db,
 	id: number,
-): Promise<TaggedCategory> => {
-	const row = await foundOr(
-		db
-			.select(categoryWithETag)
-			.from(categories)
-			.where(eq(categories.id, id))
-			.get(),
-		() => categoryNotFound(id),
+): Promise<TaggedCategory> =>
+	category.answer(
+		await found(
+			category.select(db, category.tagged).where(eq(categories.id, id)).get(),
+			() => categoryNotFound(id),
+		),
 	);
-	return toCategory(row);
-};
 
-/** Inserts the category unless its name is taken: the unique index on the folded name decides. */
-/** A category as the API answers it (no `description` when it has none), as JSON built in SQL. */
-const categoryJson = sql`CASE WHEN ${categories.description} IS NULL
-	THEN json_object('id', ${categories.id}, 'name', ${categories.name})
-	ELSE json_object('id', ${categories.id}, 'name', ${categories.name}, 'description', ${categories.description}) END`;
-const categoryPath = sql`'/categories/' || ${categories.id}`;
-
+/**
+ * Inserts the category unless its name is taken (the unique index on the folded name decides) or its
+ * idempotency key was used, with its event and idempotency record. Answers the new category, or the response
+ * stored for the key.
+ */
 export const createCategory = async (
 	db: Db,
 	fields: NewCategory,
+	keyed: Keyed | undefined,
 	now: number,
-): Promise<TaggedCategory> => {
-	const [[row]] = await db.batch([
-		db
-			.insert(categories)
-			.values({ ...fields, nameKey: nameKey(fields.name) })
-			.onConflictDoNothing()
-			.returning(categoryWithETag),
-		recordEvent(db, {
-			type: "category.created",
-			subject: categoryPath,
-			data: categoryJson,
-			source: categories,
-			where: eq(categories.id, sql`last_insert_rowid()`),
-			now,
+) => {
+	const key = idempotencySteps(db, keyed);
+	const { stored, created } = await write(db, {
+		forgetExpired: key.forgetExpired,
+		stored: key.stored,
+		created: chain({
+			category: db
+				.insert(categories)
+				.select(
+					db
+						.select({
+							id: autoId,
+							name: sql`${fields.name}`.as("name"),
+							nameKey: sql`${nameKey(fields.name)}`.as("name_key"),
+							description: sql`${fields.description ?? null}`.as("description"),
+							version: sql`1`.as("version"),
+						})
+						.from(oneRow)
+						// Always a WHERE: SQLite would read ON CONFLICT right after FROM as a join's ON.
+						.where(key.unused),
+				)
+				.onConflictDoNothing()
+				.returning(category.tagged),
+			event: (changed) =>
+				recordEvent(db, {
+					type: "category.created",
+					resource: category,
+					where: eq(categories.id, category.newest),
+					changed,
+					now,
+				}),
+			remember: key.remember(category),
 		}),
-	]);
-	if (!row) throw nameTaken(fields.name);
-	return toCategory(row);
+	});
+	const [row] = created.category;
+	if (row) return { created: category.answer(row) };
+	const [record] = stored ?? [];
+	if (record) return { stored: record };
+	throw nameTaken(fields.name);
 };
 
 /** Applies the changes unless the category is missing, changed since `If-Match`, or the new name is taken. */
@@ -104,7 +111,7 @@ export const updateCategory = async (
 	ifMatch: string[] | undefined,
 	now: number,
 ): Promise<TaggedCategory> => {
-	const current = matchesETag(categoryETag, ifMatch);
+	const current = matchesETag(category.etag, ifMatch);
 	const nameFree =
 		changes.name === undefined
 			? undefined
@@ -117,24 +124,32 @@ export const updateCategory = async (
 						),
 					),
 				);
-	const [[state], [row]] = await db.batch([
-		probe(db, rowState(categories, eq(categories.id, id), current)),
-		db
-			.update(categories)
-			.set({ ...withNameKey(changes), version: bump(categories.version) })
-			.where(and(eq(categories.id, id), current, nameFree))
-			.returning(categoryWithETag),
-		recordEvent(db, {
-			type: "category.updated",
-			subject: categoryPath,
-			data: categoryJson,
-			source: categories,
-			where: eq(categories.id, id),
-			now,
+	const { guard, updated } = await write(db, {
+		guard: probe(db, rowState(categories, eq(categories.id, id), current)),
+		updated: chain({
+			category: db
+				.update(categories)
+				.set({ ...withNameKey(changes), version: bump(categories.version) })
+				.where(and(eq(categories.id, id), current, nameFree))
+				.returning(category.tagged),
+			event: (changed) =>
+				recordEvent(db, {
+					type: "category.updated",
+					resource: category,
+					where: eq(categories.id, id),
+					changed,
+					now,
+				}),
 		}),
-	]);
-	if (row) return toCategory(row);
-	throw unchanged(state, categoryNotFound(id), nameTaken(changes.name ?? ""));
+	});
+	const [row] = updated.category;
+	if (row) return category.answer(row);
+	const [state] = guard;
+	throw refusal(
+		whyUnchanged(state),
+		categoryNotFound(id),
+		nameTaken(changes.name ?? ""),
+	);
 };
 
 /** Deletes the category unless it changed since `If-Match` or pets still belong to it. */
@@ -144,24 +159,16 @@ export const deleteCategory = async (
 	ifMatch: string[] | undefined,
 	now: number,
 ): Promise<void> => {
-	const current = matchesETag(categoryETag, ifMatch);
-	const inUse = exists(pets, eq(pets.categoryId, id));
-	const [[state], deleted] = await db.batch([
-		probe(db, rowState(categories, eq(categories.id, id), current)),
-		db
-			.delete(categories)
-			.where(and(eq(categories.id, id), current, not(inUse)))
-			.returning({ id: categories.id }),
-		recordEvent(db, {
-			type: "category.deleted",
-			subject: sql`${`/categories/${id}`}`,
-			data: idOnly(id),
-			now,
-		}),
-	]);
-	if (deleted.length > 0) return;
-	throw unchanged(
-		state,
+	const why = await deleteResource(db, category, {
+		id,
+		ifMatch,
+		blocked: exists(pets, eq(pets.categoryId, id)),
+		type: "category.deleted",
+		now,
+	});
+	if (why === undefined) return;
+	throw refusal(
+		why,
 		categoryNotFound(id),
 		new ApiError("category_in_use", `Category ${id} still has pets.`),
 	);

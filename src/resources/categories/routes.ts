@@ -34,6 +34,7 @@ export const createCategory = apiRoute({
 	path: "/categories",
 	auth: "bearer",
 	operationId: "createCategory",
+	idempotent: true,
 	tag,
 	summary: "Add a category",
 	description: "Names are unique, compared case-insensitively.",
@@ -66,7 +67,13 @@ export const replaceCategory = apiRoute({
 	tag,
 	summary: "Replace a category",
 	description: "Replaces every field; an omitted description is removed.",
-	request: { params, body: jsonBody(NewCategory, "The category's new state.") },
+	request: {
+		params,
+		body: jsonBody(NewCategory, "The category's new state.", {
+			name: "Dog",
+			description: "Loyal, playful companions.",
+		}),
+	},
 	errors: ["not_found", "category_exists"],
 	responses: {
 		200: jsonContent(Category, "The replaced category."),
@@ -96,7 +103,14 @@ export const deleteCategory = apiRoute({
 	tag,
 	summary: "Delete a category",
 	description: "Only a category without pets can be deleted.",
-	request: { params },
+	request: {
+		params: z.object({
+			categoryId: idParam("categoryId").openapi({
+				description:
+					"A category without pets, from an earlier response: every seeded category has pets, so one that `POST /categories` created (the id in its `Location`).",
+			}),
+		}),
+	},
 	errors: ["not_found", "category_in_use"],
 	responses: {
 		204: { description: "Deleted." },

@@ -7,10 +7,16 @@ import type * as routes from "./routes";
 export const listEvents: AppRouteHandler<typeof routes.listEvents> = async (
 	c,
 ) => {
+	const { after: since = 0, ...query } = c.req.valid("query");
 	const page = await listPage(
 		c,
-		c.req.valid("query"),
-		(filter) => queries.listEvents(c.var.db, filter),
+		query,
+		// A cursor's position is past `after`, which its link carries along.
+		(filter) =>
+			queries.listEvents(c.var.db, {
+				...filter,
+				after: Math.max(filter.after, since),
+			}),
 		byId,
 	);
 	return c.json(page, 200);

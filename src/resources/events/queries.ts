@@ -2,12 +2,12 @@ import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { events } from "../../db/schema";
 import { filterWalks, mergeWalks } from "../../db/walks";
-import type { EventType } from "../../events/types";
 import type { Page } from "../../http/pagination";
 import type { Event } from "../../models/event";
+import type { EventType } from "../../models/event-types";
 import { byId } from "../../models/id";
 
-export type EventFilter = Page & { type?: EventType[]; subject?: string };
+type EventFilter = Page & { type?: EventType[]; subject?: string };
 
 const event = {
 	id: events.id,
@@ -17,7 +17,7 @@ const event = {
 };
 
 /** The queries that read the page of events after `filter.after`, each in id order (see {@link filterWalks}). */
-export const eventWalks = (db: Db, filter: EventFilter) =>
+const eventWalks = (db: Db, filter: EventFilter) =>
 	filterWalks(filter.type, (type) =>
 		db
 			.select(event)

@@ -1,9 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { linkHeader, pageQuery } from "../../http/pagination";
-import { repeatable } from "../../http/repeatable";
 import { jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
 import { Events, EventType } from "../../models/event";
+import { durations, inWords, limits } from "../../models/limits";
+import { repeatable } from "../../models/repeatable";
 
 export const listEvents = apiRoute({
 	method: "get",
@@ -11,8 +12,7 @@ export const listEvents = apiRoute({
 	operationId: "listEvents",
 	tag: "Events",
 	summary: "List events",
-	description:
-		"Every change, oldest first, kept for at least 30 days. Resume from the `Link` cursor of the last page read.",
+	description: `Every change, oldest first, kept for at least ${inWords(durations.eventRetention)}. Resume from the \`Link\` cursor of the last page read, or from the last event you hold with \`after\`.`,
 	request: {
 		query: z.object({
 			...pageQuery,
@@ -22,6 +22,18 @@ export const listEvents = apiRoute({
 					"Keep events of any of these types; repeat the parameter for several.",
 				example: "order.placed",
 			}),
+			after: z
+				.string()
+				.regex(/^(evt_)?[1-9][0-9]{0,15}$/, "is not an event id")
+				.transform((id) => Number(id.replace("evt_", "")))
+				.pipe(z.number().max(limits.maxId))
+				.optional()
+				.openapi({
+					type: "string",
+					description:
+						"Resume after this event: its `id`, or the `webhook-id` of its delivery (`evt_<id>`).",
+					param: { name: "after", in: "query", example: "evt_1" },
+				}),
 			subject: z
 				.string()
 				.regex(/^\/[a-z/]+\/[1-9][0-9]*$/, "is not a resource path")

@@ -1,73 +1,60 @@
-import { and, eq, gt, sql } from "drizzle-orm";
-import type { SelectedFields } from "drizzle-orm/sqlite-core";
+import { and, eq, gt } from "drizzle-orm";
+import { chain, write } from "../../db/batch";
 import type { Db } from "../../db/client";
 import {
 	bump,
-	etagOf,
 	exists,
-	foundOr,
 	matchesETag,
 	probe,
 	rowState,
-	unchanged,
+	whyUnchanged,
 } from "../../db/conditional";
+import { recordEvent } from "../../db/outbox";
+import { inventoryItem as item } from "../../db/resources";
 import { inventory, pets } from "../../db/schema";
 import { filterWalks, mergeWalks } from "../../db/walks";
-import { recordEvent } from "../../events/record";
 import { ApiError } from "../../http/errors";
+import { found, refusal } from "../../http/outcomes";
 import type { Page } from "../../http/pagination";
 import { byPetId, type InventoryItem } from "../../models/inventory";
 import type { PetStatus } from "../../models/pet-status";
 
-const item = {
-	petId: inventory.petId,
-	quantity: inventory.quantity,
-	status: pets.status,
-};
-/** The item shows its stock and its pet's status, so either row's write changes the ETag. */
-const itemETag = etagOf(inventory.version, pets.version);
-
-export type TaggedInventoryItem = InventoryItem & { etag: string };
-
-/** Inventory items with their pet's status: read through the join, never copied. */
-const items = <T extends SelectedFields>(db: Db, fields: T) =>
-	db
-		.select(fields)
-		.from(inventory)
-		.innerJoin(pets, eq(pets.id, inventory.petId));
+type TaggedInventoryItem = InventoryItem & { etag: string };
 
 const itemNotFound = (petId: number) =>
 	new ApiError("not_found", `Pet ${petId} has no inventory item.`);
 
-export type InventoryFilter = Page & { status?: PetStatus[] };
+type InventoryFilter = Page & { status?: PetStatus[] };
 
 /**
- * The queries that read the page of items after `filter.after`, each in id order (see {@link filterWalks}), as
- * builders so that tests can read their plans. They walk pets, whose `(status, id)` index orders the page.
+ * The page of items after `filter.after`, and the next one's first if there is one: a walk of pets per status
+ * asked for (see {@link filterWalks}), whose `(status, id)` index orders the page.
  */
-export const inventoryWalks = (db: Db, filter: InventoryFilter) =>
-	filterWalks(filter.status, (status) =>
-		items(db, item)
-			.where(and(gt(pets.id, filter.after), status && eq(pets.status, status)))
-			.orderBy(pets.id)
-			.limit(filter.limit + 1),
-	);
-
-/** The page of items after `filter.after`, and the next one's first if there is one. */
 export const listInventory = (
 	db: Db,
 	filter: InventoryFilter,
 ): Promise<InventoryItem[]> =>
-	mergeWalks(db, inventoryWalks(db, filter), filter.limit + 1, byPetId);
+	mergeWalks(
+		db,
+		filterWalks(filter.status, (status) =>
+			item
+				.select(db, item.projection)
+				.where(
+					and(gt(pets.id, filter.after), status && eq(pets.status, status)),
+				)
+				.orderBy(pets.id)
+				.limit(filter.limit + 1),
+		),
+		filter.limit + 1,
+		byPetId,
+	);
 
 export const getInventoryItem = (
 	db: Db,
 	petId: number,
 ): Promise<TaggedInventoryItem> =>
-	foundOr(
-		items(db, { ...item, etag: itemETag })
-			.where(eq(inventory.petId, petId))
-			.get(),
+	found(
+		item.select(db, item.tagged).where(eq(inventory.petId, petId)).get(),
 		() => itemNotFound(petId),
 	);
 
@@ -82,23 +69,29 @@ export const setInventory = async (
 	// Correlated with the inventory row being read or written.
 	const current = exists(
 		pets,
-		and(eq(pets.id, inventory.petId), matchesETag(itemETag, ifMatch)),
+		and(eq(pets.id, inventory.petId), matchesETag(item.etag, ifMatch)),
 	);
-	const [[state], written, , [read]] = await db.batch([
-		probe(db, rowState(inventory, eq(inventory.petId, petId), current)),
-		db
-			.update(inventory)
-			.set({ quantity, version: bump(inventory.version) })
-			.where(and(eq(inventory.petId, petId), current))
-			.returning({ petId: inventory.petId }),
-		recordEvent(db, {
-			type: "inventory.updated",
-			subject: sql`${`/store/inventory/${petId}`}`,
-			data: sql`(SELECT json_object('petId', ${inventory.petId}, 'quantity', ${inventory.quantity}, 'status', ${pets.status}) FROM ${inventory} JOIN ${pets} ON ${pets.id} = ${inventory.petId} WHERE ${inventory.petId} = ${petId})`,
-			now,
+	const { guard, set, read } = await write(db, {
+		guard: probe(db, rowState(inventory, eq(inventory.petId, petId), current)),
+		set: chain({
+			stock: db
+				.update(inventory)
+				.set({ quantity, version: bump(inventory.version) })
+				.where(and(eq(inventory.petId, petId), current))
+				.returning({ petId: inventory.petId }),
+			event: (changed) =>
+				recordEvent(db, {
+					type: "inventory.updated",
+					resource: item,
+					where: eq(inventory.petId, petId),
+					changed,
+					now,
+				}),
 		}),
-		items(db, { ...item, etag: itemETag }).where(eq(inventory.petId, petId)),
-	]);
-	if (written.length > 0 && read) return read;
-	throw unchanged(state, itemNotFound(petId));
+		read: item.select(db, item.tagged).where(eq(inventory.petId, petId)),
+	});
+	const [row] = read;
+	if (set.stock.length > 0 && row) return row;
+	const [state] = guard;
+	throw refusal(whyUnchanged(state), itemNotFound(petId));
 };

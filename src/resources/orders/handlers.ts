@@ -1,5 +1,6 @@
+import { order as resource } from "../../db/resources";
 import { ifMatch, withETag } from "../../http/conditional";
-import { keyOf, replay } from "../../http/idempotency";
+import { createdOrReplayed, keyOf } from "../../http/idempotency";
 import { listPage } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
 import { byId } from "../../models/id";
@@ -23,17 +24,22 @@ export const placeOrder: AppRouteHandler<typeof routes.placeOrder> = async (
 	c,
 ) => {
 	const body = c.req.valid("json");
-	const keyed = await keyOf(c, c.req.valid("header")["Idempotency-Key"], body);
-	const result = await queries.placeOrder(
-		c.var.db,
-		{ ...body, shipDate: body.shipDate ?? new Date(c.var.now()).toISOString() },
+	const keyed = await keyOf(c, body);
+	const order = createdOrReplayed<Order>(
+		c,
 		keyed,
-		c.var.now(),
+		await queries.placeOrder(
+			c.var.db,
+			{
+				...body,
+				shipDate: body.shipDate ?? new Date(c.var.now()).toISOString(),
+			},
+			keyed,
+			c.var.now(),
+		),
 	);
-	const order =
-		"placed" in result ? result.placed : replay<Order>(c, result.stored, keyed);
 	return c.json(withETag(c, order), 201, {
-		Location: `/store/orders/${order.id}`,
+		Location: resource.pathOf(order.id),
 	});
 };
 

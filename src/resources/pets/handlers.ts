@@ -1,7 +1,10 @@
+import { pet as resource } from "../../db/resources";
 import { ifMatch, withETag } from "../../http/conditional";
+import { createdOrReplayed, keyOf } from "../../http/idempotency";
 import { listPage } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
 import { byId } from "../../models/id";
+import type { Pet } from "../../models/pet";
 import * as queries from "./queries";
 import type * as routes from "./routes";
 
@@ -18,12 +21,14 @@ export const listPets: AppRouteHandler<typeof routes.listPets> = async (c) => {
 export const createPet: AppRouteHandler<typeof routes.createPet> = async (
 	c,
 ) => {
-	const pet = await queries.createPet(
-		c.var.db,
-		c.req.valid("json"),
-		c.var.now(),
+	const body = c.req.valid("json");
+	const keyed = await keyOf(c, body);
+	const pet = createdOrReplayed<Pet>(
+		c,
+		keyed,
+		await queries.createPet(c.var.db, body, keyed, c.var.now()),
 	);
-	return c.json(withETag(c, pet), 201, { Location: `/pets/${pet.id}` });
+	return c.json(withETag(c, pet), 201, { Location: resource.pathOf(pet.id) });
 };
 
 export const getPetById: AppRouteHandler<typeof routes.getPetById> = async (

@@ -1,67 +1,61 @@
-import { and, eq, gt, not, sql } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
+import { chain, write } from "../../db/batch";
 import type { Db } from "../../db/client";
 import {
 	autoId,
 	bump,
-	etagOf,
 	exists,
-	foundOr,
 	matchesETag,
 	probe,
 	rowState,
-	unchanged,
+	whyUnchanged,
 } from "../../db/conditional";
+import { deleteResource } from "../../db/deletion";
 import { nameKey, withNameKey } from "../../db/name-key";
+import { recordEvent } from "../../db/outbox";
 import { containing, indexable, petNames } from "../../db/pet-names";
+import { inventoryItem, pet } from "../../db/resources";
 import { categories, inventory, orders, pets } from "../../db/schema";
 import { filterWalks, mergeWalks } from "../../db/walks";
-import { idOnly, recordEvent } from "../../events/record";
 import { ApiError } from "../../http/errors";
+import { idempotencySteps, type Keyed } from "../../http/idempotency";
+import { found, refusal } from "../../http/outcomes";
 import type { Page } from "../../http/pagination";
 import { byId } from "../../models/id";
 import type { NewPet, Pet, PetPatch } from "../../models/pet";
 import type { PetStatus } from "../../models/pet-status";
 
-const pet = {
-	id: pets.id,
-	name: pets.name,
-	categoryId: pets.categoryId,
-	status: pets.status,
-};
-const petETag = etagOf(pets.version);
-const petWithETag = { ...pet, etag: petETag };
-
-export type TaggedPet = Pet & { etag: string };
+type TaggedPet = Pet & { etag: string };
 
 const petNotFound = (id: number) =>
 	new ApiError("not_found", `Pet ${id} does not exist.`);
 const unknownCategory = (id: number) =>
 	new ApiError("unknown_category", `Category ${id} does not exist.`);
 
-export type PetFilter = Page & {
+type PetFilter = Page & {
 	status?: PetStatus[];
 	categoryId?: number;
 	name?: string;
 };
 
 /**
- * The queries that read the page of pets after `filter.after`, each in id order (see {@link filterWalks}), as
- * builders so that tests can read their plans. A name of three characters or more is found through the
- * trigram index; a shorter one is checked pet by pet.
+ * The page of pets after `filter.after`, and the next one's first if there is one: a walk in id order per status
+ * asked for (see {@link filterWalks}). A name of three characters or more is found through the trigram index; a
+ * shorter one is checked pet by pet.
  */
-export const petWalks = (db: Db, filter: PetFilter) => {
+export const listPets = (db: Db, filter: PetFilter): Promise<Pet[]> => {
 	const key = filter.name === undefined ? undefined : nameKey(filter.name);
 	const indexed = key !== undefined && indexable(key);
 	// The walk's order: the index's rowid is the pet's id.
 	const id = indexed ? petNames.rowid : pets.id;
-	return filterWalks(filter.status, (status) =>
+	const walks = filterWalks(filter.status, (status) =>
 		(indexed
 			? db
-					.select(pet)
+					.select(pet.projection)
 					.from(petNames)
 					.innerJoin(pets, eq(pets.id, petNames.rowid))
 					.$dynamic()
-			: db.select(pet).from(pets).$dynamic()
+			: pet.select(db, pet.projection)
 		)
 			.where(
 				and(
@@ -81,70 +75,78 @@ export const petWalks = (db: Db, filter: PetFilter) => {
 			.orderBy(id)
 			.limit(filter.limit + 1),
 	);
+	return mergeWalks(db, walks, filter.limit + 1, byId);
 };
 
-/** The page of pets after `filter.after`, and the next one's first if there is one. */
-export const listPets = (db: Db, filter: PetFilter): Promise<Pet[]> =>
-	mergeWalks(db, petWalks(db, filter), filter.limit + 1, byId);
-
 export const getPet = (db: Db, id: number): Promise<TaggedPet> =>
-	foundOr(db.select(petWithETag).from(pets).where(eq(pets.id, id)).get(), () =>
+	found(pet.select(db, pet.tagged).where(eq(pets.id, id)).get(), () =>
 		petNotFound(id),
 	);
 
-/** Inserts the pet, only if its category exists, and its empty inventory item in one batch. */
-/** A pet as the API answers it, as JSON built in SQL: what its events carry. */
-const petJson = sql`json_object('id', ${pets.id}, 'name', ${pets.name}, 'categoryId', ${pets.categoryId}, 'status', ${pets.status})`;
-const petPath = sql`'/pets/' || ${pets.id}`;
-
+/**
+ * Inserts the pet, only if its category exists (and its idempotency key is unused), with its empty inventory item,
+ * its event and its idempotency record, in one batch. Answers the new pet, or the response stored for the key.
+ */
 export const createPet = async (
 	db: Db,
 	fields: NewPet,
+	keyed: Keyed | undefined,
 	now: number,
-): Promise<TaggedPet> => {
-	const [[created]] = await db.batch([
-		db
-			.insert(pets)
-			.select(
-				db
-					.select({
-						id: autoId,
-						name: sql`${fields.name}`.as("name"),
-						nameKey: sql`${nameKey(fields.name)}`.as("name_key"),
-						categoryId: categories.id,
-						status: sql`${fields.status}`.as("status"),
-						version: sql`1`.as("version"),
-					})
-					.from(categories)
-					.where(eq(categories.id, fields.categoryId)),
-			)
-			.returning(petWithETag),
-		// changes() guards against a stale last_insert_rowid() when the pet was not inserted.
-		db.insert(inventory).select(
-			db
-				.select({
-					petId: pets.id,
-					quantity: sql`0`.as("quantity"),
-					version: sql`1`.as("version"),
-				})
-				.from(pets)
-				.where(and(eq(pets.id, sql`last_insert_rowid()`), sql`changes() = 1`)),
-		),
-		// The inventory item's rowid is its pet's id.
-		recordEvent(db, {
-			type: "pet.created",
-			subject: petPath,
-			data: petJson,
-			source: pets,
-			where: eq(pets.id, sql`last_insert_rowid()`),
-			now,
+) => {
+	const key = idempotencySteps(db, keyed);
+	const { stored, created } = await write(db, {
+		forgetExpired: key.forgetExpired,
+		stored: key.stored,
+		created: chain({
+			pet: db
+				.insert(pets)
+				.select(
+					db
+						.select({
+							id: autoId,
+							name: sql`${fields.name}`.as("name"),
+							nameKey: sql`${nameKey(fields.name)}`.as("name_key"),
+							categoryId: categories.id,
+							status: sql`${fields.status}`.as("status"),
+							version: sql`1`.as("version"),
+						})
+						.from(categories)
+						.where(and(eq(categories.id, fields.categoryId), key.unused)),
+				)
+				.returning(pet.tagged),
+			item: (changed) =>
+				db.insert(inventory).select(
+					db
+						.select({
+							petId: pets.id,
+							quantity: sql`0`.as("quantity"),
+							version: sql`1`.as("version"),
+						})
+						.from(pets)
+						.where(and(eq(pets.id, pet.newest), changed)),
+				),
+			event: (changed) =>
+				recordEvent(db, {
+					type: "pet.created",
+					resource: pet,
+					where: eq(pets.id, pet.newest),
+					changed,
+					now,
+				}),
+			remember: key.remember(pet),
 		}),
-	]);
-	if (!created) throw unknownCategory(fields.categoryId);
-	return created;
+	});
+	const [row] = created.pet;
+	if (row) return { created: row };
+	const [record] = stored ?? [];
+	if (record) return { stored: record };
+	throw unknownCategory(fields.categoryId);
 };
 
-/** Applies the changes only if the pet exists, still has an `If-Match` ETag (when given) and any new category exists. */
+/**
+ * Applies the changes only if the pet exists, still has an `If-Match` ETag (when given) and any new category
+ * exists. A new status also changes the pet's inventory item, which records its own event.
+ */
 export const updatePet = async (
 	db: Db,
 	id: number,
@@ -152,30 +154,53 @@ export const updatePet = async (
 	ifMatch: string[] | undefined,
 	now: number,
 ): Promise<TaggedPet> => {
-	const current = matchesETag(petETag, ifMatch);
+	const current = matchesETag(pet.etag, ifMatch);
 	const categoryExists =
 		changes.categoryId === undefined
-			? sql`1`
+			? undefined
 			: exists(categories, eq(categories.id, changes.categoryId));
-	const [[state], [updated]] = await db.batch([
-		probe(db, rowState(pets, eq(pets.id, id), current)),
-		db
-			.update(pets)
-			.set({ ...withNameKey(changes), version: bump(pets.version) })
-			.where(and(eq(pets.id, id), current, categoryExists))
-			.returning(petWithETag),
-		recordEvent(db, {
-			type: "pet.updated",
-			subject: petPath,
-			data: petJson,
-			source: pets,
-			where: eq(pets.id, id),
-			now,
+	const changeable = and(eq(pets.id, id), current, categoryExists);
+	const { guard, updated } = await write(db, {
+		guard: probe(db, rowState(pets, eq(pets.id, id), current)),
+		// First, while the old status can still be compared: the item's event only when its status moves.
+		restatus:
+			changes.status === undefined
+				? undefined
+				: chain({
+						status: db
+							.update(pets)
+							.set({ status: changes.status })
+							.where(and(changeable, sql`${pets.status} <> ${changes.status}`)),
+						event: (changed) =>
+							recordEvent(db, {
+								type: "inventory.updated",
+								resource: inventoryItem,
+								where: eq(inventory.petId, id),
+								changed,
+								now,
+							}),
+					}),
+		updated: chain({
+			pet: db
+				.update(pets)
+				.set({ ...withNameKey(changes), version: bump(pets.version) })
+				.where(changeable)
+				.returning(pet.tagged),
+			event: (changed) =>
+				recordEvent(db, {
+					type: "pet.updated",
+					resource: pet,
+					where: eq(pets.id, id),
+					changed,
+					now,
+				}),
 		}),
-	]);
-	if (updated) return updated;
-	throw unchanged(
-		state,
+	});
+	const [row] = updated.pet;
+	if (row) return row;
+	const [state] = guard;
+	throw refusal(
+		whyUnchanged(state),
 		petNotFound(id),
 		unknownCategory(changes.categoryId ?? 0),
 	);
@@ -188,30 +213,19 @@ export const deletePet = async (
 	ifMatch: string[] | undefined,
 	now: number,
 ): Promise<void> => {
-	const current = matchesETag(petETag, ifMatch);
-	const conditions = {
-		...rowState(pets, eq(pets.id, id), current),
-		openOrders: exists(
+	const why = await deleteResource(db, pet, {
+		id,
+		ifMatch,
+		blocked: exists(
 			orders,
 			and(eq(orders.petId, id), eq(orders.complete, false)),
 		),
-	};
-	const [[state], deleted] = await db.batch([
-		probe(db, conditions),
-		db
-			.delete(pets)
-			.where(and(eq(pets.id, id), current, not(conditions.openOrders)))
-			.returning({ id: pets.id }),
-		recordEvent(db, {
-			type: "pet.deleted",
-			subject: sql`${`/pets/${id}`}`,
-			data: idOnly(id),
-			now,
-		}),
-	]);
-	if (deleted.length > 0) return;
-	throw unchanged(
-		state,
+		type: "pet.deleted",
+		now,
+	});
+	if (why === undefined) return;
+	throw refusal(
+		why,
 		petNotFound(id),
 		new ApiError(
 			"pet_has_open_orders",

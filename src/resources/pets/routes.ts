@@ -44,6 +44,7 @@ export const createPet = apiRoute({
 	path: "/pets",
 	auth: "bearer",
 	operationId: "createPet",
+	idempotent: true,
 	tag,
 	summary: "Add a pet",
 	description:

@@ -1,16 +1,49 @@
+import type { Context } from "hono";
+import { webhook as resource } from "../../db/resources";
+import { openSecret, type SealedSecret, sealSecret } from "../../db/secret-box";
+import { endpointOf } from "../../db/webhook-endpoints";
+import type { AppEnv } from "../../env";
 import { ifMatch, withETag } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
+import { createdOrReplayed, keyOf } from "../../http/idempotency";
 import { listPage } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
 import { byId } from "../../models/id";
+import type { DeliveryState, Webhook } from "../../models/webhook";
+import { checkWebhookUrl } from "../../models/webhook-url";
 import * as queries from "./queries";
 import type * as routes from "./routes";
 
-const loopback = new Set(["127.0.0.1", "localhost", "[::1]"]);
+/** The URL as stored, normalised; a validation_error on `body.url` where this environment may not deliver to it. */
+const allowedUrl = (url: string, env: Env) => {
+	const { href, problem } = checkWebhookUrl(url, env);
+	if (problem !== undefined) {
+		throw new ApiError("validation_error", undefined, [
+			{ path: "body.url", message: problem },
+		]);
+	}
+	return href;
+};
 
 /** `whsec_` and 32 random bytes in base64: the Standard Webhooks secret format. */
 const newSecret = () =>
 	`whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
+
+/** The delivery state of a webhook that has had no delivery yet. */
+const noDeliveries: DeliveryState = {
+	failures: 0,
+	lastStatus: null,
+	lastAttemptAt: null,
+};
+
+/** The webhook as the API answers it: its row, and its endpoint's delivery state (which is not in its ETag). */
+const withDeliveryState = async <T extends { id: number }>(
+	c: Context<AppEnv>,
+	webhook: T,
+) => ({
+	...webhook,
+	...(await endpointOf(c.env, webhook.id).deliveryState()),
+});
 
 export const listWebhooks: AppRouteHandler<typeof routes.listWebhooks> = async (
 	c,
@@ -21,30 +54,40 @@ export const listWebhooks: AppRouteHandler<typeof routes.listWebhooks> = async (
 		(filter) => queries.listWebhooks(c.var.db, filter),
 		byId,
 	);
-	return c.json(page, 200);
+	return c.json(
+		await Promise.all(page.map((webhook) => withDeliveryState(c, webhook))),
+		200,
+	);
 };
 
 export const createWebhook: AppRouteHandler<
 	typeof routes.createWebhook
 > = async (c) => {
 	const body = c.req.valid("json");
-	const url = new URL(body.url);
-	// Plain http only to this machine, and only where .dev.vars allows it (local development).
-	const local =
-		c.env.WEBHOOKS_ALLOW_LOOPBACK === "true" && loopback.has(url.hostname);
-	if (url.protocol !== "https:" && !local) {
-		throw new ApiError("validation_error", undefined, [
-			{ path: "body.url", message: "must be https" },
-		]);
-	}
-	const webhook = await queries.createWebhook(
-		c.var.db,
-		{ ...body, secret: newSecret() },
-		c.var.now(),
+	const keyed = await keyOf(c, body);
+	const url = allowedUrl(body.url, c.env);
+	const sealed = await sealSecret(newSecret(), c.env);
+	const { secret, ...webhook } = createdOrReplayed<
+		Omit<Webhook, keyof DeliveryState> & { secret: SealedSecret }
+	>(
+		c,
+		keyed,
+		await queries.createWebhook(
+			c.var.db,
+			{ url, events: body.events, secret: sealed },
+			keyed,
+			c.var.now(),
+		),
 	);
-	return c.json(withETag(c, webhook), 201, {
-		Location: `/webhooks/${webhook.id}`,
-	});
+	return c.json(
+		withETag(c, {
+			...webhook,
+			...noDeliveries,
+			secret: await openSecret(secret, c.env),
+		}),
+		201,
+		{ Location: resource.pathOf(webhook.id) },
+	);
 };
 
 export const getWebhook: AppRouteHandler<typeof routes.getWebhook> = async (
@@ -54,16 +97,89 @@ export const getWebhook: AppRouteHandler<typeof routes.getWebhook> = async (
 		c.var.db,
 		c.req.valid("param").webhookId,
 	);
-	return c.json(withETag(c, webhook), 200);
+	return c.json(withETag(c, await withDeliveryState(c, webhook)), 200);
+};
+
+export const updateWebhook: AppRouteHandler<
+	typeof routes.updateWebhook
+> = async (c) => {
+	const patch = c.req.valid("json");
+	const { webhook, config } = await queries.updateWebhook(
+		c.var.db,
+		c.req.valid("param").webhookId,
+		patch.url === undefined
+			? patch
+			: { ...patch, url: allowedUrl(patch.url, c.env) },
+		ifMatch(c),
+	);
+	const delivery = await endpointOf(c.env, webhook.id).configure(
+		config,
+		c.var.now(),
+		patch.disabled,
+	);
+	return c.json(withETag(c, { ...webhook, ...delivery }), 200);
+};
+
+export const rotateWebhookSecret: AppRouteHandler<
+	typeof routes.rotateWebhookSecret
+> = async (c) => {
+	const now = c.var.now();
+	const secret = newSecret();
+	const { webhook, config } = await queries.rotateWebhookSecret(
+		c.var.db,
+		c.req.valid("param").webhookId,
+		await sealSecret(secret, c.env),
+		ifMatch(c),
+		now,
+	);
+	const delivery = await endpointOf(c.env, webhook.id).configure(config, now);
+	return c.json(withETag(c, { ...webhook, ...delivery, secret }), 200);
+};
+
+export const replayWebhook: AppRouteHandler<
+	typeof routes.replayWebhook
+> = async (c) => {
+	const { webhook, config } = await queries.getEndpoint(
+		c.var.db,
+		c.req.valid("param").webhookId,
+	);
+	const expected = ifMatch(c);
+	if (expected && !expected.includes(webhook.etag)) {
+		throw new ApiError("precondition_failed");
+	}
+	await endpointOf(c.env, webhook.id).replay(
+		config,
+		{
+			after: c.req.valid("json").after,
+			events: webhook.events,
+			createdAt: webhook.createdAt,
+		},
+		c.var.now(),
+	);
+	return c.body(null, 202);
+};
+
+export const listWebhookDeliveries: AppRouteHandler<
+	typeof routes.listWebhookDeliveries
+> = async (c) => {
+	const { webhookId } = c.req.valid("param");
+	// The webhook must exist: an endpoint that never received anything has an empty log too.
+	await queries.getWebhook(c.var.db, webhookId);
+	const endpoint = endpointOf(c.env, webhookId);
+	const page = await listPage(
+		c,
+		c.req.valid("query"),
+		({ after, limit }) => endpoint.deliveries(after, limit + 1),
+		byId,
+	);
+	return c.json(page, 200);
 };
 
 export const deleteWebhook: AppRouteHandler<
 	typeof routes.deleteWebhook
 > = async (c) => {
-	await queries.deleteWebhook(
-		c.var.db,
-		c.req.valid("param").webhookId,
-		ifMatch(c),
-	);
+	const { webhookId } = c.req.valid("param");
+	await queries.deleteWebhook(c.var.db, webhookId, ifMatch(c));
+	await endpointOf(c.env, webhookId).forget();
 	return c.body(null, 204);
 };

@@ -1,95 +1,175 @@
 import { and, count, eq, gt, lt, sql } from "drizzle-orm";
+import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
+import { chain, write } from "../../db/batch";
 import type { Db } from "../../db/client";
 import {
 	autoId,
-	etagOf,
-	foundOr,
+	bump,
 	matchesETag,
 	oneRow,
 	probe,
 	rowState,
-	unchanged,
+	whyUnchanged,
 } from "../../db/conditional";
+import { webhook } from "../../db/resources";
 import { webhooks } from "../../db/schema";
-import type { EventType } from "../../events/types";
+import type { SealedSecret } from "../../db/secret-box";
+import { configOf, endpointColumns } from "../../db/webhook-endpoints";
 import { ApiError } from "../../http/errors";
+import { idempotencySteps, type Keyed } from "../../http/idempotency";
+import { found, refusal } from "../../http/outcomes";
 import type { Page } from "../../http/pagination";
-import type { Webhook } from "../../models/webhook";
+import type { EventType } from "../../models/event-types";
+import { durations, limits } from "../../models/limits";
+import type { WebhookPatch } from "../../models/webhook";
 
-/** How many webhooks may exist at once. */
-const maxWebhooks = 20;
-
-const webhook = {
-	id: webhooks.id,
-	url: webhooks.url,
-	events: webhooks.events,
-	createdAt: webhooks.createdAt,
-	disabled: webhooks.disabled,
-	failures: webhooks.failures,
-	lastStatus: webhooks.lastStatus,
-	lastAttemptAt: webhooks.lastAttemptAt,
-};
-const webhookETag = etagOf(webhooks.version);
+/** A webhook with its endpoint's columns: what a change answers, and what its Durable Object is told. */
+const withEndpoint = { ...webhook.tagged, ...endpointColumns };
 
 const webhookNotFound = (id: number) =>
 	new ApiError("not_found", `Webhook ${id} does not exist.`);
 
-export const listWebhooks = (db: Db, page: Page): Promise<Webhook[]> =>
+export const listWebhooks = (db: Db, page: Page) =>
 	db
-		.select(webhook)
+		.select(webhook.projection)
 		.from(webhooks)
 		.where(gt(webhooks.id, page.after))
 		.orderBy(webhooks.id)
 		.limit(page.limit + 1);
 
-export const getWebhook = (
-	db: Db,
-	id: number,
-): Promise<Webhook & { etag: string }> =>
-	foundOr(
-		db
-			.select({ ...webhook, etag: webhookETag })
-			.from(webhooks)
-			.where(eq(webhooks.id, id))
-			.get(),
+export const getWebhook = (db: Db, id: number) =>
+	found(
+		db.select(webhook.tagged).from(webhooks).where(eq(webhooks.id, id)).get(),
 		() => webhookNotFound(id),
 	);
 
-/** Stores the webhook with its secret unless there are already {@link maxWebhooks}. */
+const readEndpoint = (db: Db, id: number) =>
+	found(
+		db.select(withEndpoint).from(webhooks).where(eq(webhooks.id, id)).get(),
+		() => webhookNotFound(id),
+	);
+
+/**
+ * A webhook read with its endpoint's columns, split in two: the webhook as the API answers it (with its
+ * ETag), and the config its Durable Object delivers with (sealed secrets included: never answered).
+ */
+const split = ({
+	id,
+	url,
+	events,
+	createdAt,
+	disabled,
+	etag,
+	...endpoint
+}: Awaited<ReturnType<typeof readEndpoint>>) => ({
+	webhook: { id, url, events, createdAt, disabled, etag },
+	config: configOf({ id, url, ...endpoint }),
+});
+
+/** The webhook and its endpoint's config. */
+export const getEndpoint = async (db: Db, id: number) =>
+	split(await readEndpoint(db, id));
+
+/** Stores the webhook with its sealed secret unless there are already `limits.webhooks`. */
 export const createWebhook = async (
 	db: Db,
-	fields: { url: string; events: EventType[]; secret: string },
+	fields: { url: string; events: EventType[]; secret: SealedSecret },
+	keyed: Keyed | undefined,
 	now: number,
 ) => {
-	// INSERT … SELECT: the count and the insert are one statement, so two creations cannot both pass it.
-	const [row] = await db
-		.insert(webhooks)
-		.select(
-			db
-				.select({
-					id: autoId,
-					url: sql`${fields.url}`.as("url"),
-					events: sql`${JSON.stringify(fields.events)}`.as("events"),
-					secret: sql`${fields.secret}`.as("secret"),
-					createdAt: sql`${new Date(now).toISOString()}`.as("created_at"),
-					failures: sql`0`.as("failures"),
-					lastStatus: sql`NULL`.as("last_status"),
-					lastAttemptAt: sql`NULL`.as("last_attempt_at"),
-					disabled: sql`0`.as("disabled"),
-					version: sql`1`.as("version"),
-				})
-				.from(oneRow)
-				.where(lt(db.select({ n: count() }).from(webhooks), maxWebhooks)),
-		)
-		.returning({ ...webhook, secret: webhooks.secret, etag: webhookETag });
-	if (!row) {
-		throw new ApiError(
-			"webhook_limit",
-			`There are already ${maxWebhooks} webhooks; delete one first.`,
-		);
-	}
-	return row;
+	const key = idempotencySteps(db, keyed);
+	const { stored, created } = await write(db, {
+		forgetExpired: key.forgetExpired,
+		stored: key.stored,
+		created: chain({
+			// INSERT … SELECT: the count and the insert are one statement, so two creations cannot both pass it.
+			webhook: db
+				.insert(webhooks)
+				.select(
+					db
+						.select({
+							id: autoId,
+							url: sql`${fields.url}`.as("url"),
+							events: sql`${JSON.stringify(fields.events)}`.as("events"),
+							secret: sql`${fields.secret}`.as("secret"),
+							previousSecret: sql`NULL`.as("previous_secret"),
+							previousSecretExpiresAt: sql`NULL`.as(
+								"previous_secret_expires_at",
+							),
+							createdAt: sql`${new Date(now).toISOString()}`.as("created_at"),
+							disabled: sql`0`.as("disabled"),
+							version: sql`1`.as("version"),
+						})
+						.from(oneRow)
+						.where(
+							and(
+								lt(db.select({ n: count() }).from(webhooks), limits.webhooks),
+								key.unused,
+							),
+						),
+				)
+				.returning({ ...webhook.tagged, secret: webhooks.secret }),
+			// A replay shows the secret again, so the record keeps it as the row does: sealed.
+			remember: key.remember(
+				webhook,
+				sql`json_set(${webhook.json}, '$.secret', ${webhooks.secret})`,
+			),
+		}),
+	});
+	const [row] = created.webhook;
+	if (row) return { created: { ...row, secret: row.secret as SealedSecret } };
+	const [record] = stored ?? [];
+	if (record) return { stored: record };
+	throw new ApiError("webhook_limit");
 };
+
+/** Changes the webhook unless it changed since `If-Match`; answers it and its endpoint's new config. */
+const changeWebhook = async (
+	db: Db,
+	id: number,
+	set: SQLiteUpdateSetSource<typeof webhooks>,
+	ifMatch: string[] | undefined,
+) => {
+	const current = matchesETag(webhook.etag, ifMatch);
+	const { guard, changed } = await write(db, {
+		guard: probe(db, rowState(webhooks, eq(webhooks.id, id), current)),
+		changed: db
+			.update(webhooks)
+			.set({ ...set, version: bump(webhooks.version) })
+			.where(and(eq(webhooks.id, id), current))
+			.returning(withEndpoint),
+	});
+	const [row] = changed;
+	if (!row) throw refusal(whyUnchanged(guard[0]), webhookNotFound(id));
+	return split(row);
+};
+
+/** Applies `updateWebhook`'s changes; the URL is the one to store, normalised. */
+export const updateWebhook = (
+	db: Db,
+	id: number,
+	patch: WebhookPatch,
+	ifMatch: string[] | undefined,
+) => changeWebhook(db, id, patch, ifMatch);
+
+/** Replaces the sealed secret with `secret`; the old one keeps signing for `durations.secretOverlap`. */
+export const rotateWebhookSecret = (
+	db: Db,
+	id: number,
+	secret: SealedSecret,
+	ifMatch: string[] | undefined,
+	now: number,
+) =>
+	changeWebhook(
+		db,
+		id,
+		{
+			secret,
+			previousSecret: webhooks.secret,
+			previousSecretExpiresAt: now + durations.secretOverlap,
+		},
+		ifMatch,
+	);
 
 /** Deletes the webhook unless it changed since `If-Match`. */
 export const deleteWebhook = async (
@@ -97,13 +177,14 @@ export const deleteWebhook = async (
 	id: number,
 	ifMatch: string[] | undefined,
 ): Promise<void> => {
-	const current = matchesETag(webhookETag, ifMatch);
-	const [[state], deleted] = await db.batch([
-		probe(db, rowState(webhooks, eq(webhooks.id, id), current)),
-		db
+	const current = matchesETag(webhook.etag, ifMatch);
+	const { guard, deleted } = await write(db, {
+		guard: probe(db, rowState(webhooks, eq(webhooks.id, id), current)),
+		deleted: db
 			.delete(webhooks)
 			.where(and(eq(webhooks.id, id), current))
 			.returning({ id: webhooks.id }),
-	]);
-	if (deleted.length === 0) throw unchanged(state, webhookNotFound(id));
+	});
+	if (deleted.length === 0)
+		throw refusal(whyUnchanged(guard[0]), webhookNotFound(id));
 };

@@ -3,15 +3,42 @@ import { linkHeader, pageQuery } from "../../http/pagination";
 import { createdContent, jsonBody, jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
 import { idParam } from "../../models/id";
+import { durations, inWords, limits } from "../../models/limits";
 import {
 	CreatedWebhook,
 	NewWebhook,
 	Webhook,
+	WebhookPatch,
 	Webhooks,
 } from "../../models/webhook";
+import {
+	userAgent,
+	WebhookDeliveries,
+	WebhookReplay,
+} from "../../models/webhook-delivery";
 
 const tag = "Webhooks";
 const params = z.object({ webhookId: idParam("webhookId") });
+
+/** `5 seconds, 30 seconds, …, 10 hours and 10 hours`. */
+const retrySchedule = durations.retryDelays
+	.map(inWords)
+	.join(", ")
+	.replace(/, ([^,]+)$/, " and $1");
+
+/** A request header of a delivery, as the callback documents it. */
+const deliveryHeader = (
+	name: string,
+	description: string,
+	example: string,
+) => ({
+	name,
+	in: "header" as const,
+	required: true,
+	description,
+	schema: { type: "string" as const },
+	example,
+});
 
 /** What a delivery looks like: OpenAPI 3.0 callbacks, on the operation that subscribes to them. */
 const deliveries = {
@@ -19,8 +46,25 @@ const deliveries = {
 		"{$request.body#/url}": {
 			post: {
 				summary: "An event, delivered",
-				description:
-					"Signed per Standard Webhooks 1.0: `webhook-id` (the same for every attempt; deduplicate on it), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, keyed by the secret's bytes after `whsec_`). Any 2xx acknowledges it; anything else, or no answer within 10 s, is retried with backoff, then dead-lettered.",
+				description: `Signed per Standard Webhooks 1.0. A 2xx within ${inWords(durations.deliveryTimeout)} acknowledges it; anything else, a redirect included, is a failure. A failed attempt is retried after ${retrySchedule} (with jitter; a longer \`Retry-After\` on a 429 or 503 is honoured). An endpoint failing for ${inWords(durations.failingEndpoint)} without a success, or answering 410 Gone, is disabled. Delivery is at least once and in no guaranteed order: deduplicate on \`webhook-id\` and order by the event's \`id\`.`,
+				parameters: [
+					deliveryHeader(
+						"webhook-id",
+						"`evt_` and the event's id: the same for every attempt and replay of the event.",
+						"evt_42",
+					),
+					deliveryHeader(
+						"webhook-timestamp",
+						"When this attempt was signed, in Unix seconds.",
+						"1798016400",
+					),
+					deliveryHeader(
+						"webhook-signature",
+						`\`v1,\` and the base64 HMAC-SHA256 of \`id.timestamp.body\`, keyed by the bytes of the secret after \`whsec_\`. For ${inWords(durations.secretOverlap)} after a rotation, two of them, space-separated: the new secret's first.`,
+						"v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
+					),
+					deliveryHeader("user-agent", "Names the sender.", userAgent),
+				],
 				requestBody: {
 					required: true,
 					content: {
@@ -32,10 +76,13 @@ const deliveries = {
 				// The receiver authenticates us by the signature, not by a scheme of the document.
 				security: [],
 				responses: {
-					200: { description: "Received: any 2xx acknowledges the event." },
-					400: {
+					"2XX": { description: "Received: any 2xx acknowledges the event." },
+					410: {
 						description:
-							"Any other answer is a failure: the delivery is retried with backoff.",
+							"Gone: the webhook is disabled at once, and a `webhook.disabled` event recorded.",
+					},
+					default: {
+						description: `Any other answer, or none within ${inWords(durations.deliveryTimeout)}, is a failure: the delivery is retried.`,
 					},
 				},
 			},
@@ -65,10 +112,10 @@ export const createWebhook = apiRoute({
 	path: "/webhooks",
 	auth: "bearer",
 	operationId: "createWebhook",
+	idempotent: true,
 	tag,
 	summary: "Add a webhook",
-	description:
-		"Subscribes a URL to event types. The answer holds the signing secret, shown this once. At most 20 webhooks.",
+	description: `Subscribes a URL to event types. The answer holds the signing secret, shown this once. At most ${limits.webhooks} webhooks.`,
 	request: { body: jsonBody(NewWebhook, "The endpoint and what it receives.") },
 	errors: ["webhook_limit"],
 	callbacks: deliveries,
@@ -101,4 +148,71 @@ export const deleteWebhook = apiRoute({
 	request: { params },
 	errors: ["not_found"],
 	responses: { 204: { description: "Deleted." } },
+});
+
+export const updateWebhook = apiRoute({
+	method: "patch",
+	path: "/webhooks/{webhookId}",
+	auth: "bearer",
+	operationId: "updateWebhook",
+	tag,
+	summary: "Change a webhook",
+	description:
+		"Changes its URL or event types, or re-enables it (`disabled: false`): deliveries that were waiting resume at once, and events from while it was disabled can be replayed. Its delivery state is not part of its ETag.",
+	request: {
+		params,
+		body: jsonBody(WebhookPatch, "The fields to change; at least one."),
+	},
+	errors: ["not_found"],
+	responses: { 200: jsonContent(Webhook, "The changed webhook.") },
+});
+
+export const rotateWebhookSecret = apiRoute({
+	method: "post",
+	path: "/webhooks/{webhookId}/rotate-secret",
+	auth: "bearer",
+	operationId: "rotateWebhookSecret",
+	tag,
+	summary: "Rotate a webhook's secret",
+	description: `Answers a new signing secret, shown this once. For ${inWords(durations.secretOverlap)} every delivery carries two signatures, the new secret's and the old one's, so that receivers can switch over.`,
+	request: { params },
+	errors: ["not_found"],
+	responses: {
+		200: jsonContent(CreatedWebhook, "The webhook, with its new secret."),
+	},
+});
+
+export const replayWebhook = apiRoute({
+	method: "post",
+	path: "/webhooks/{webhookId}/replay",
+	auth: "bearer",
+	operationId: "replayWebhook",
+	tag,
+	summary: "Re-send a webhook's events",
+	description:
+		"Re-sends the events the webhook receives, from its creation on, whose id is greater than `after`, each from its first attempt. Accepted at once and worked through in the background; while the webhook is disabled, the replay waits for it.",
+	request: {
+		params,
+		body: jsonBody(WebhookReplay, "Where to resume."),
+	},
+	errors: ["not_found"],
+	responses: { 202: { description: "Accepted: the events will be sent." } },
+});
+
+export const listWebhookDeliveries = apiRoute({
+	method: "get",
+	path: "/webhooks/{webhookId}/deliveries",
+	auth: "bearer",
+	operationId: "listWebhookDeliveries",
+	tag,
+	summary: "List a webhook's delivery attempts",
+	description: `Its attempts of the last ${inWords(durations.eventRetention)}, newest first: which event, which attempt, what the endpoint answered and what became of the delivery.`,
+	request: { params, query: z.object(pageQuery) },
+	errors: ["not_found"],
+	responses: {
+		200: {
+			...jsonContent(WebhookDeliveries, "A page of attempts."),
+			headers: linkHeader,
+		},
+	},
 });

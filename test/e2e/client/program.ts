@@ -2,6 +2,7 @@
 // (test/e2e/generated-client.e2e.mjs): it calls every operation and reads every field of every answer,
 // without `!` or `?.`. It is type-checked, never run.
 import createClient from "openapi-fetch";
+import { orderLine as order, placedLine } from "./reads";
 import type { paths } from "./schema";
 
 const client = createClient<paths>({
@@ -24,13 +25,6 @@ const pet = (p: {
 }) => `${p.id} ${p.name} ${p.categoryId} ${p.status}`;
 const category = (c: { id: number; name: string; description?: string }) =>
 	`${c.id} ${c.name} ${c.description ?? ""}`;
-const order = (o: {
-	id: number;
-	petId: number;
-	quantity: number;
-	shipDate: string;
-	complete: boolean;
-}) => `${o.id} ${o.petId} ${o.quantity} ${o.shipDate} ${o.complete}`;
 const item = (i: { petId: number; quantity: number; status: Status }) =>
 	`${i.petId} ${i.quantity} ${i.status}`;
 const webhook = (w: {
@@ -45,6 +39,30 @@ const webhook = (w: {
 }) =>
 	`${w.id} ${w.url} ${w.events.join()} ${w.createdAt} ${w.disabled} ${w.failures} ${w.lastStatus} ${w.lastAttemptAt}`;
 const id = { petId: 1 };
+const attempt = (a: {
+	id: number;
+	eventId: number;
+	attempt: number;
+	status: number;
+	durationMs: number;
+	error: string | null;
+	outcome: "delivered" | "retrying" | "exhausted" | "disabled";
+	nextAttemptAt: string | null;
+	attemptedAt: string;
+}) =>
+	`${a.id} ${a.eventId} ${a.attempt} ${a.status} ${a.durationMs} ${a.error} ${a.outcome} ${a.nextAttemptAt} ${a.attemptedAt}`;
+const oneWebhook = { params: { path: { webhookId: 1 } } };
+
+/** A placed order, as the generated client types it. */
+export const placedOrder = async () =>
+	ok(
+		await client.POST("/store/orders", {
+			params: {
+				header: { "Idempotency-Key": "7f9c2ba4-e88f-4a1b-9d3c-2a8c5e6b1f00" },
+			},
+			body: { petId: 1, quantity: 2, shipDate: "2026-12-24T09:00:00Z" },
+		}),
+	);
 
 export const everyOperation = async () => [
 	ok(await client.GET("/health")).status,
@@ -110,16 +128,7 @@ export const everyOperation = async () => [
 			params: { query: { petId: 1, complete: false } },
 		}),
 	).map(order),
-	order(
-		ok(
-			await client.POST("/store/orders", {
-				params: {
-					header: { "Idempotency-Key": "7f9c2ba4-e88f-4a1b-9d3c-2a8c5e6b1f00" },
-				},
-				body: { petId: 1, quantity: 2, shipDate: "2026-12-24T09:00:00Z" },
-			}),
-		),
-	),
+	order(await placedOrder()),
 	order(
 		ok(
 			await client.GET("/store/orders/{orderId}", {
@@ -160,7 +169,11 @@ export const everyOperation = async () => [
 		await client.GET("/events", {
 			params: { query: { type: ["order.placed"], subject: "/store/orders/1" } },
 		}),
-	).map((e) => `${e.id} ${e.type} ${e.createdAt} ${JSON.stringify(e.data)}`),
+	).map((e) =>
+		e.type === "order.placed"
+			? placedLine(e)
+			: `${e.id} ${e.type} ${e.createdAt} ${JSON.stringify(e.data)}`,
+	),
 	...ok(await client.GET("/webhooks")).map(webhook),
 	webhook(
 		ok(
@@ -180,6 +193,25 @@ export const everyOperation = async () => [
 				params: { path: { webhookId: 1 } },
 			}),
 		),
+	),
+	webhook(
+		ok(
+			await client.PATCH("/webhooks/{webhookId}", {
+				...oneWebhook,
+				body: { disabled: false },
+			}),
+		),
+	),
+	ok(await client.POST("/webhooks/{webhookId}/rotate-secret", oneWebhook))
+		.secret,
+	(
+		await client.POST("/webhooks/{webhookId}/replay", {
+			...oneWebhook,
+			body: { after: 41 },
+		})
+	).response.status,
+	...ok(await client.GET("/webhooks/{webhookId}/deliveries", oneWebhook)).map(
+		attempt,
 	),
 	(
 		await client.DELETE("/webhooks/{webhookId}", {

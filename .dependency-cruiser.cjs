@@ -1,0 +1,49 @@
+// The layers of src/, from the ground up: models ← db ← http ← resources (events beside them) ← the app.
+// `npm run lint` fails on an import that points up, or on any cycle.
+
+/** The app's own files at the top of src/ (the Worker, the app, its routers and the Cron), env.ts aside. */
+const app = "^src/(?!env[.]ts$)[^/]+[.]ts$";
+
+/** No file of `from` imports a module of `to`. */
+const below = (name, from, to) => ({
+	name,
+	severity: "error",
+	from: { path: from },
+	to: { path: to },
+});
+
+module.exports = {
+	forbidden: [
+		{
+			name: "no-circular",
+			severity: "error",
+			from: {},
+			to: { circular: true },
+		},
+		below("models-are-the-ground", "^src/models/", [
+			"^src/(db|http|events|resources)/",
+			"^src/env[.]ts$",
+			app,
+		]),
+		below("db-below-http", "^src/db/", [
+			"^src/(http|events|resources)/",
+			"^src/env[.]ts$",
+			app,
+		]),
+		below("env-below-http", "^src/env[.]ts$", [
+			"^src/(http|events|resources)/",
+			app,
+		]),
+		below("http-below-resources", "^src/http/", [
+			"^src/(events|resources)/",
+			app,
+		]),
+		below("resources-below-app", "^src/resources/", ["^src/events/", app]),
+		below("events-beside-resources", "^src/events/", ["^src/resources/", app]),
+	],
+	options: {
+		doNotFollow: { path: "node_modules" },
+		tsPreCompilationDeps: true,
+		tsConfig: { fileName: "tsconfig.json" },
+	},
+};

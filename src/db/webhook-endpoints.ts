@@ -1,0 +1,54 @@
+// A webhook's endpoint: the Durable Object that delivers its events (src/events/endpoint.ts), and the config it
+// delivers with, read from D1 by the sweep and by the webhook operations that change it.
+
+import { webhooks } from "./schema";
+
+/** What a webhook's Durable Object needs to deliver: where, signed with which secrets, as of which version. */
+export type EndpointConfig = {
+	webhookId: number;
+	url: string;
+	/**
+	 * Sealed (src/db/secret-box.ts), newest first; a rotated-out secret keeps signing until `expiresAt` (Unix
+	 * ms). The endpoint opens them when it signs, so they are at rest encrypted there too.
+	 */
+	secrets: { secret: string; expiresAt: number | null }[];
+	/** The webhook's row version: an endpoint keeps the newest config it was given, whatever the order. */
+	version: number;
+};
+
+/** The columns of `webhooks` an {@link EndpointConfig} is made of, for a select or a `RETURNING`. */
+export const endpointColumns = {
+	id: webhooks.id,
+	url: webhooks.url,
+	secret: webhooks.secret,
+	previousSecret: webhooks.previousSecret,
+	previousSecretExpiresAt: webhooks.previousSecretExpiresAt,
+	version: webhooks.version,
+};
+
+type EndpointRow = Pick<
+	typeof webhooks.$inferSelect,
+	keyof typeof endpointColumns
+>;
+
+/** The config of the webhook a row of {@link endpointColumns} holds. */
+export const configOf = (row: EndpointRow): EndpointConfig => ({
+	webhookId: row.id,
+	url: row.url,
+	secrets: [
+		{ secret: row.secret, expiresAt: null },
+		...(row.previousSecret === null
+			? []
+			: [
+					{
+						secret: row.previousSecret,
+						expiresAt: row.previousSecretExpiresAt,
+					},
+				]),
+	],
+	version: row.version,
+});
+
+/** The Durable Object of webhook `id`. */
+export const endpointOf = (env: Env, id: number) =>
+	env.WEBHOOK_ENDPOINT.getByName(String(id));

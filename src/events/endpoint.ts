@@ -1,0 +1,207 @@
+import { DurableObject } from "cloudflare:workers";
+import { drizzle } from "drizzle-orm/d1";
+import { openSecret } from "../db/secret-box";
+import type { EndpointConfig } from "../db/webhook-endpoints";
+import { durations } from "../models/limits";
+import type { DeliveryState } from "../models/webhook";
+import type { WebhookDelivery } from "../models/webhook-delivery";
+import { type AttemptResult, attempt, type Delivery } from "./delivery";
+import { disableWebhook } from "./disable";
+import {
+	type DueDelivery,
+	type EndpointStore,
+	endpointStore,
+	type Replay,
+} from "./endpoint-store";
+import { deliveryOf, subscribedEventsAfter } from "./outbox-reads";
+import { nextAttemptAt } from "./schedule";
+
+/** Deliveries attempted per run of the alarm, and at once: a backlog is worked through run after run. */
+const runSize = 100;
+const inFlight = 20;
+/** Events a replay reads from D1 per run. */
+const replayPage = 100;
+/** How soon a disabling that D1 could not record is tried again. */
+const recordDisabledRetryMs = 30_000;
+
+/** The key that marks the endpoint of a deleted webhook. */
+const deleted = "deleted";
+
+const iso = (ms: number | null) =>
+	ms === null ? null : new Date(ms).toISOString();
+
+/**
+ * One per webhook: holds the events handed to it, delivers them, and retries each failed one on its own
+ * schedule (an alarm per retry), so a slow or failing endpoint delays nobody else. It reads D1 only to replay
+ * and writes it only to disable the webhook. Every method takes the current time from its caller; the alarm
+ * passes the clock's.
+ */
+export class WebhookEndpoint extends DurableObject<Env> {
+	private store: EndpointStore;
+
+	constructor(ctx: DurableObjectState, env: Env) {
+		super(ctx, env);
+		this.store = endpointStore(ctx.storage.sql);
+	}
+
+	override async alarm() {
+		await this.deliverDue(Date.now());
+	}
+
+	/** Takes new events from the sweep, with the webhook's config as of the sweep; sends them at once. */
+	async handOff(config: EndpointConfig, deliveries: Delivery[], now: number) {
+		if (await this.isDeleted()) return;
+		this.store.configure(config);
+		this.store.hold(deliveries, now);
+		await this.schedule(now);
+	}
+
+	/**
+	 * Applies a change of the webhook (`updateWebhook`, `rotateWebhookSecret`); `disabled` pauses or resumes its
+	 * deliveries. Answers the delivery state, for the change's response.
+	 */
+	async configure(config: EndpointConfig, now: number, disabled?: boolean) {
+		this.store.configure(config, disabled);
+		await this.schedule(now);
+		return this.deliveryState();
+	}
+
+	/** Re-sends the events the webhook receives after event `after`, read from D1 a page per run. */
+	async replay(config: EndpointConfig, replay: Replay, now: number) {
+		if (await this.isDeleted()) return;
+		this.store.configure(config);
+		this.store.startReplay(replay);
+		await this.schedule(now);
+	}
+
+	/** The alarm's work: a page of a replay, then up to {@link runSize} due deliveries, then the next alarm. */
+	async deliverDue(now: number) {
+		const endpoint = this.store.endpoint();
+		if (endpoint === undefined) return;
+		if (endpoint.disabled) return this.recordDisabled(now);
+		await this.continueReplay(now);
+		const due = this.store.due(now, runSize);
+		const secrets = await Promise.all(
+			endpoint.secrets
+				.filter(({ expiresAt }) => expiresAt === null || expiresAt > now)
+				.map(({ secret }) => openSecret(secret, this.env)),
+		);
+		let disable = false;
+		const send = async (delivery: DueDelivery) => {
+			const result = await attempt(endpoint.url, secrets, delivery, now);
+			disable = this.settle(delivery, result, now) || disable;
+		};
+		// A small pool: at most `inFlight` attempts at once, none started once the endpoint is to be disabled.
+		await Promise.all(
+			Array.from({ length: Math.min(inFlight, due.length) }, async () => {
+				for (let next = due.shift(); next && !disable; next = due.shift()) {
+					await send(next);
+				}
+			}),
+		);
+		this.store.prune(now);
+		if (disable) {
+			this.store.disable();
+			await this.recordDisabled(now);
+		}
+		await this.schedule(now);
+	}
+
+	/** Applies an attempt's result; true when it disables the endpoint (410 Gone, or failing for too long). */
+	private settle(delivery: DueDelivery, result: AttemptResult, now: number) {
+		if (result.ok) {
+			this.store.record(delivery, result, "delivered", null, now);
+			return false;
+		}
+		const failingSince = this.store.endpoint()?.failingSince ?? now;
+		const disable =
+			result.status === 410 || now - failingSince >= durations.failingEndpoint;
+		const next =
+			nextAttemptAt(delivery.attempts + 1, now, result.retryAfterMs) ?? null;
+		const outcome =
+			next === null ? "exhausted" : disable ? "disabled" : "retrying";
+		this.store.record(delivery, result, outcome, next, now);
+		return disable;
+	}
+
+	/** Records a disabling in D1 (the flag and its `webhook.disabled` event, in one batch) unless it is already. */
+	private async recordDisabled(now: number) {
+		const endpoint = this.store.endpoint();
+		if (!endpoint || endpoint.disableRecorded) return;
+		await disableWebhook(
+			drizzle(this.env.DB),
+			endpoint.webhookId,
+			this.deliveryState(),
+			now,
+		);
+		this.store.disableRecorded();
+	}
+
+	/** Queues the next page of a replay in progress. */
+	private async continueReplay(now: number) {
+		const replay = this.store.replay();
+		if (replay === undefined) return;
+		const page = await subscribedEventsAfter(
+			drizzle(this.env.DB),
+			replay,
+			replay.after,
+			replayPage,
+		);
+		this.store.requeue(page.map(deliveryOf), now);
+		this.store.advanceReplay(
+			page.length === replayPage ? page[page.length - 1].id : undefined,
+		);
+	}
+
+	/**
+	 * Sets the alarm for the next due delivery (now, while a replay has pages left); none while disabled, once
+	 * D1 has recorded the disabling (until then, the alarm tries again).
+	 */
+	private async schedule(now: number) {
+		const endpoint = this.store.endpoint();
+		if (endpoint?.disabled && !endpoint.disableRecorded) {
+			await this.ctx.storage.setAlarm(now + recordDisabledRetryMs);
+			return;
+		}
+		const next = this.store.replay() ? now : this.store.nextDue();
+		if (!endpoint || endpoint.disabled || next === null) {
+			await this.ctx.storage.deleteAlarm();
+		} else {
+			await this.ctx.storage.setAlarm(Math.max(next, now));
+		}
+	}
+
+	/** Failures since the last success, and the last attempt's status and time. */
+	deliveryState(): DeliveryState {
+		const endpoint = this.store.endpoint();
+		return {
+			failures: endpoint?.failures ?? 0,
+			lastStatus: endpoint?.lastStatus ?? null,
+			lastAttemptAt: iso(endpoint?.lastAttemptAt ?? null),
+		};
+	}
+
+	/** A page of the attempt log, newest first, before attempt `before` (0: from the newest). */
+	deliveries(before: number, limit: number): WebhookDelivery[] {
+		return this.store.attempts(before, limit).map((logged) => ({
+			...logged,
+			nextAttemptAt: iso(logged.nextAttemptAt),
+			attemptedAt: new Date(logged.attemptedAt).toISOString(),
+		}));
+	}
+
+	/**
+	 * Forgets everything, for a deleted webhook, and remembers that it is gone (ids are never reused): a sweep
+	 * that read the webhook before its deletion cannot bring it back.
+	 */
+	async forget() {
+		await this.ctx.storage.deleteAlarm();
+		await this.ctx.storage.deleteAll();
+		await this.ctx.storage.put(deleted, true);
+		this.store = endpointStore(this.ctx.storage.sql);
+	}
+
+	private async isDeleted() {
+		return (await this.ctx.storage.get<boolean>(deleted)) === true;
+	}
+}

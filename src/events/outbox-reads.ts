@@ -1,0 +1,71 @@
+import { and, asc, gt, gte, inArray, isNull, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { events } from "../db/schema";
+import type { EventType } from "../models/event-types";
+import type { Delivery } from "./delivery";
+
+// Reading the outbox (the `events` table) for deliveries: what waits to be handed over, and what a replay re-sends.
+
+const columns = {
+	id: events.id,
+	type: events.type,
+	createdAt: events.createdAt,
+	data: events.data,
+};
+
+type OutboxEvent = Pick<typeof events.$inferSelect, keyof typeof columns>;
+
+/** Events not yet handed to their webhooks, oldest first. */
+export const waitingEvents = (db: Db, limit: number) =>
+	db
+		.select(columns)
+		.from(events)
+		.where(isNull(events.fannedOutAt))
+		.orderBy(asc(events.id))
+		.limit(limit);
+
+/**
+ * Marks events as handed over, once every endpoint that receives them holds them. The ids travel as one JSON
+ * parameter: D1 binds at most 100 to a statement.
+ */
+export const markHandedOver = (db: Db, ids: number[], now: number) =>
+	db
+		.update(events)
+		.set({ fannedOutAt: new Date(now).toISOString() })
+		.where(
+			sql`${events.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+		);
+
+/** What a webhook receives: the types it asked for, from its creation on. */
+export type Subscription = { events: EventType[]; createdAt: string };
+
+/** Whether a webhook receives an event (the sweep's test; {@link subscribedEventsAfter} asks D1 the same). */
+export const receives = (webhook: Subscription, event: OutboxEvent) =>
+	webhook.createdAt <= event.createdAt &&
+	webhook.events.includes(event.type as EventType);
+
+/** A replay's page: the events a webhook receives after event `after`, oldest first. */
+export const subscribedEventsAfter = (
+	db: Db,
+	webhook: Subscription,
+	after: number,
+	limit: number,
+) =>
+	db
+		.select(columns)
+		.from(events)
+		.where(
+			and(
+				gt(events.id, after),
+				inArray(events.type, webhook.events),
+				gte(events.createdAt, webhook.createdAt),
+			),
+		)
+		.orderBy(asc(events.id))
+		.limit(limit);
+
+/** An event as it is sent: its `data` is stored as the API's JSON already, so it is spliced in as it is. */
+export const deliveryOf = (event: OutboxEvent): Delivery => ({
+	eventId: event.id,
+	body: `{"id":${event.id},"type":${JSON.stringify(event.type)},"createdAt":${JSON.stringify(event.createdAt)},"data":${event.data}}`,
+});

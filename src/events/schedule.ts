@@ -1,0 +1,39 @@
+import { durations } from "../models/limits";
+
+// When a failed delivery is tried again, and when an endpoint is given up on (API.md §9).
+
+const { maxRetryAfter } = durations;
+
+/** Each wait is longer by up to this share, at random, so that retries of a burst do not arrive together. */
+const jitter = 0.2;
+
+/** Statuses whose `Retry-After` is honoured: the receiver says when it can take more. */
+const throttled = new Set([429, 503]);
+
+/** An answer's `Retry-After` (RFC 9110 §10.2.3: seconds or an HTTP-date) as a wait in ms. */
+export const retryAfter = (answer: Response, now: number) => {
+	const value = answer.headers.get("retry-after")?.trim();
+	if (!throttled.has(answer.status) || !value) return undefined;
+	const wait = /^\d+$/.test(value)
+		? Number(value) * 1000
+		: Date.parse(value) - now;
+	return Number.isNaN(wait)
+		? undefined
+		: Math.min(Math.max(wait, 0), maxRetryAfter);
+};
+
+/**
+ * When to try again after failed attempt number `attempt` (1 for the first try): the wait of
+ * `durations.retryDelays` with jitter, or the receiver's `Retry-After` when that is longer; undefined after the
+ * last attempt.
+ */
+export const nextAttemptAt = (
+	attempt: number,
+	now: number,
+	retryAfterMs = 0,
+	random = Math.random(),
+) => {
+	const wait = durations.retryDelays[attempt - 1];
+	if (wait === undefined) return undefined;
+	return now + Math.round(Math.max(wait * (1 + jitter * random), retryAfterMs));
+};

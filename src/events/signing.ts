@@ -1,0 +1,42 @@
+const encoder = new TextEncoder();
+
+/**
+ * [Standard Webhooks 1.0](https://www.standardwebhooks.com/): `v1,` and the base64 HMAC-SHA256 of
+ * `id.timestamp.body`, keyed by the bytes of a `whsec_` secret.
+ */
+const signature = async (
+	secret: string,
+	id: string,
+	timestamp: number,
+	body: string,
+) => {
+	const keyBytes = Uint8Array.from(atob(secret.slice("whsec_".length)), (c) =>
+		c.charCodeAt(0),
+	);
+	const key = await crypto.subtle.importKey(
+		"raw",
+		keyBytes,
+		{ name: "HMAC", hash: "SHA-256" },
+		false,
+		["sign"],
+	);
+	const mac = await crypto.subtle.sign(
+		"HMAC",
+		key,
+		encoder.encode(`${id}.${timestamp}.${body}`),
+	);
+	return `v1,${btoa(String.fromCharCode(...new Uint8Array(mac)))}`;
+};
+
+/** The `webhook-signature` header: one signature per secret, newest first, space-separated (during a rotation). */
+export const sign = async (
+	secrets: string[],
+	id: string,
+	timestamp: number,
+	body: string,
+) =>
+	(
+		await Promise.all(
+			secrets.map((secret) => signature(secret, id, timestamp, body)),
+		)
+	).join(" ");

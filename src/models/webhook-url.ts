@@ -1,0 +1,154 @@
+// Where a webhook may point (API.md §9 "URLs"): pure rules, read by the request schema and, where the
+// environment is known, by the handlers.
+
+/** The longest webhook URL, as sent and as stored. */
+export const maxWebhookUrlLength = 2048;
+const tooLong = `must be at most ${maxWebhookUrlLength} characters`;
+
+/** The binding that decides where webhooks may point: "true" (local development) adds this machine. */
+type WebhookUrlEnv = Pick<Env, "WEBHOOKS_ALLOW_LOOPBACK">;
+
+/** A URL that may be stored, normalised; or why it may not: only a checked URL has an `href`. */
+type CheckedWebhookUrl =
+	| { href: string; problem?: never }
+	| { problem: string; href?: never };
+
+/** The rules below, as the document states them. */
+export const webhookUrlRules = `An https URL of at most ${maxWebhookUrlLength} characters, stored and answered normalised (\`new URL(url).href\`). Refused: control characters and whitespace (leading and trailing included), credentials, and hosts that are not public: loopback, private, link-local, shared (CGNAT, 100.64.0.0/10), unique-local, site-local, unspecified, multicast, documentation and reserved IP literals (in any spelling \`new URL\` reads, IPv4-mapped and other IPv4-embedding IPv6 forms included), and the names \`localhost\`, \`*.localhost\`, \`*.local\`, \`*.internal\` and single-label names. Plain http and loopback hosts only in local development (\`WEBHOOKS_ALLOW_LOOPBACK\`).`;
+
+const loopback = "a loopback host";
+
+/** IPv4 ranges that are not public, first match wins ([RFC 6890](https://www.rfc-editor.org/rfc/rfc6890)). */
+const ipv4Ranges: [cidr: string, what: string][] = [
+	["0.0.0.0/8", "an unspecified address"],
+	["10.0.0.0/8", "a private address"],
+	["100.64.0.0/10", "a shared (CGNAT) address"],
+	["127.0.0.0/8", loopback],
+	["169.254.0.0/16", "a link-local address"],
+	["172.16.0.0/12", "a private address"],
+	["192.0.0.0/24", "a reserved address"],
+	["192.0.2.0/24", "a documentation address"],
+	["192.168.0.0/16", "a private address"],
+	["198.18.0.0/15", "a reserved address"],
+	["198.51.100.0/24", "a documentation address"],
+	["203.0.113.0/24", "a documentation address"],
+	["224.0.0.0/4", "a multicast address"],
+	["240.0.0.0/4", "a reserved address"],
+];
+
+/** IPv6 ranges that are not public, first match wins; IPv4-embedding forms are read by {@link embeddedIpv4}. */
+const ipv6Ranges: [cidr: string, what: string][] = [
+	["::/128", "an unspecified address"],
+	["::1/128", loopback],
+	// The rest of ::/8 holds only the deprecated IPv4-compatible form.
+	["::/8", "a reserved address"],
+	["64:ff9b:1::/48", "a reserved address"],
+	["100::/64", "a reserved address"],
+	["2001::/23", "a reserved address"],
+	["2001:db8::/32", "a documentation address"],
+	["fc00::/7", "a unique-local address"],
+	["fe80::/10", "a link-local address"],
+	["fec0::/10", "a site-local address"],
+	["ff00::/8", "a multicast address"],
+];
+
+/** IPv6 prefixes whose low bits carry an IPv4 address: `[cidr, the IPv4 address's lowest bit]`. */
+const ipv4Embeddings: [cidr: string, shift: bigint][] = [
+	["::ffff:0:0/96", 0n], // IPv4-mapped
+	["64:ff9b::/96", 0n], // NAT64
+	["2002::/16", 80n], // 6to4
+];
+
+const ipv4Bits = (text: string) =>
+	text.split(".").reduce((n, octet) => (n << 8n) | BigInt(octet), 0n);
+
+/** An IPv6 address as `new URL` serialises it (hex groups, `::` at most once), without brackets. */
+const ipv6Bits = (text: string) => {
+	const [head, tail] = text
+		.split("::")
+		.map((part) => (part ? part.split(":") : []));
+	const groups = tail
+		? [...head, ...Array(8 - head.length - tail.length).fill("0"), ...tail]
+		: head;
+	return groups.reduce((n, group) => (n << 16n) | BigInt(`0x${group}`), 0n);
+};
+
+const inRange = (
+	address: bigint,
+	cidr: string,
+	width: bigint,
+	bitsOf: (text: string) => bigint,
+) => {
+	const [network, prefix] = cidr.split("/");
+	const shift = width - BigInt(prefix);
+	return address >> shift === bitsOf(network) >> shift;
+};
+
+const ipv4Refusal = (address: bigint) =>
+	ipv4Ranges.find(([cidr]) => inRange(address, cidr, 32n, ipv4Bits))?.[1];
+
+const embeddedIpv4 = (address: bigint) => {
+	for (const [cidr, shift] of ipv4Embeddings) {
+		if (inRange(address, cidr, 128n, ipv6Bits)) {
+			return (address >> shift) & 0xffff_ffffn;
+		}
+	}
+};
+
+const ipv6Refusal = (address: bigint) => {
+	const ipv4 = embeddedIpv4(address);
+	if (ipv4 !== undefined) return ipv4Refusal(ipv4);
+	return ipv6Ranges.find(([cidr]) =>
+		inRange(address, cidr, 128n, ipv6Bits),
+	)?.[1];
+};
+
+/**
+ * Why a host (as `new URL` parsed it: lower case, IPv4 in dotted decimal whatever its spelling, IPv6
+ * compressed in brackets) is not a public one, if it is not.
+ */
+const hostRefusal = (hostname: string) => {
+	if (hostname.startsWith("["))
+		return ipv6Refusal(ipv6Bits(hostname.slice(1, -1)));
+	// A host ending in a number is an IPv4 address, or `new URL` refuses it.
+	if (/^[\d.]+$/.test(hostname)) return ipv4Refusal(ipv4Bits(hostname));
+	const name = hostname.replace(/\.$/, "");
+	if (name === "localhost" || name.endsWith(".localhost")) return loopback;
+	if (name.endsWith(".local")) return "a .local name";
+	if (name.endsWith(".internal")) return "an .internal name";
+	if (!name.includes(".")) return "a single-label name";
+};
+
+/** Control characters (C0, DEL, C1) and whitespace, anywhere: `new URL` would silently drop or encode them. */
+const unsafeCharacters = /[\s\p{Cc}]/u;
+
+/** Checks a webhook URL against the rules of API.md §9 where `env` runs, and normalises it. */
+export const checkWebhookUrl = (
+	text: string,
+	env: WebhookUrlEnv,
+): CheckedWebhookUrl => {
+	if (text.length > maxWebhookUrlLength) {
+		return { problem: tooLong };
+	}
+	if (unsafeCharacters.test(text)) {
+		return { problem: "must not contain control characters or whitespace" };
+	}
+	if (!URL.canParse(text)) return { problem: "is not an absolute URL" };
+	const url = new URL(text);
+	if (url.protocol !== "https:" && url.protocol !== "http:") {
+		return { problem: "must be https" };
+	}
+	if (url.username !== "" || url.password !== "") {
+		return { problem: "must not carry credentials" };
+	}
+	if (url.href.length > maxWebhookUrlLength) {
+		return { problem: `${tooLong} once normalised` };
+	}
+	const refusal = hostRefusal(url.hostname);
+	const local = env.WEBHOOKS_ALLOW_LOOPBACK === "true" && refusal === loopback;
+	if (url.protocol === "http:" && !local) return { problem: "must be https" };
+	if (refusal && !local) {
+		return { problem: `must name a public host, not ${refusal}` };
+	}
+	return { href: url.href };
+};

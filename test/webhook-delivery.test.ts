@@ -1,0 +1,458 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { drizzle } from "drizzle-orm/d1";
+import { Webhook as Verifier } from "standardwebhooks";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { endpointOf } from "../src/db/webhook-endpoints";
+import { getEndpoint } from "../src/resources/webhooks/queries";
+import { anonymous, api, expectError, testApp, testNow } from "./support/api";
+import {
+	attemptedOnce,
+	categoryEvent,
+	createWebhook,
+	deleteWebhooks,
+	deliverAt,
+	hour,
+	lastAttempt,
+	later,
+	minute,
+	mockReceivers,
+	newestEvent,
+	type Received,
+	second,
+	sweepAt,
+	webhookState,
+} from "./support/webhooks";
+
+afterEach(async () => {
+	vi.restoreAllMocks();
+	await deleteWebhooks();
+});
+
+/** The app at {@link later}, so that what a request schedules is due only when the test delivers. */
+const laterApp = testApp({ now: later });
+
+const failing =
+	(status: number, headers: Record<string, string> = {}) =>
+	() =>
+		new Response(null, { status, headers });
+
+/** Verifies a received delivery with the standardwebhooks library, as of the instant `at`. */
+const verify = (secret: string, request: Received, at: number) => {
+	vi.setSystemTime(at);
+	try {
+		return new Verifier(secret).verify(request.body, request.headers);
+	} finally {
+		vi.useRealTimers();
+	}
+};
+
+describe("a delivery", () => {
+	it("is the event, POSTed with a User-Agent and signed per Standard Webhooks, which the standardwebhooks library verifies", async () => {
+		const { receivers, webhook, category, eventId } = await attemptedOnce();
+		const [request] = receivers.received(webhook.url);
+		expect(request.method).toBe("POST");
+		expect(request.redirect).toBe("manual");
+		expect(request.headers["content-type"]).toBe("application/json");
+		expect(request.headers["user-agent"]).toMatch(/^Petstore-Webhooks\//);
+		expect(request.headers["webhook-timestamp"]).toBe(String(later / 1000));
+		expect(verify(webhook.secret, request, later)).toEqual({
+			id: eventId,
+			type: "category.created",
+			createdAt: new Date(testNow).toISOString(),
+			data: category,
+		});
+		expect(() => verify(webhook.secret, request, later + hour)).toThrow();
+		expect(await lastAttempt(webhook.id)).toMatchObject({
+			eventId,
+			attempt: 1,
+			status: 204,
+			error: null,
+			outcome: "delivered",
+			nextAttemptAt: null,
+		});
+	});
+
+	it("goes to each webhook that receives its type, from the webhook's creation on", async () => {
+		const receivers = mockReceivers();
+		const categories = await createWebhook(["category.created"]);
+		const pets = await createWebhook(["pet.created"]);
+		const { eventId } = await categoryEvent();
+		const newer = await (
+			await testApp({ now: testNow + minute }).send("POST", "/webhooks", {
+				url: `${categories.url}/newer`,
+				events: ["category.created"],
+			})
+		).json<{ id: number; url: string }>();
+		await sweepAt(later);
+		for (const { id } of [categories, pets, newer]) await deliverAt(id, later);
+		const { ids } = receivers;
+		expect(ids(categories.url)).toContain(`evt_${eventId}`);
+		expect(ids(pets.url)).not.toContain(`evt_${eventId}`);
+		expect(ids(newer.url)).not.toContain(`evt_${eventId}`);
+	});
+
+	it("is sent once when the sweep hands its event over twice", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		const { eventId } = await categoryEvent();
+		await sweepAt(later);
+		await deliverAt(webhook.id, later);
+		// As after a crash between handing the event over and marking it: the same event again.
+		await env.DB.prepare("UPDATE events SET fanned_out_at = NULL WHERE id = ?")
+			.bind(eventId)
+			.run();
+		await sweepAt(later + minute);
+		await deliverAt(webhook.id, later + minute);
+		expect(
+			receivers.ids(webhook.url).filter((id) => id === `evt_${eventId}`),
+		).toHaveLength(1);
+	});
+});
+
+describe("a backlog", () => {
+	it("is handed over in rounds of a hundred and delivered a hundred a run, every event once", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		const backlog = 250;
+		await env.DB.prepare(
+			`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
+			INSERT INTO events (type, subject, created_at, data)
+			SELECT 'category.created', '/categories/' || i, ?2, json_object('id', i, 'name', 'Backlog ' || i) FROM n`,
+		)
+			.bind(backlog, new Date(testNow).toISOString())
+			.run();
+		await sweepAt(later);
+		for (let run = 0; run < backlog / 100; run++) {
+			await deliverAt(webhook.id, later);
+		}
+		const ids = receivers.ids(webhook.url);
+		expect(new Set(ids).size).toBe(ids.length);
+		expect(ids.length).toBeGreaterThanOrEqual(backlog);
+	});
+});
+
+describe("retries", () => {
+	const steps = [
+		5 * second,
+		30 * second,
+		2 * minute,
+		15 * minute,
+		hour,
+		4 * hour,
+		10 * hour,
+		10 * hour,
+	];
+
+	it("come at once, then after 5 s, 30 s, 2 min, 15 min, 1 h, 4 h, 10 h and 10 h, each up to 20% later; the last failure is recorded as exhausted and, after 24 hours without a success, disables the endpoint", async () => {
+		const { receivers, webhook, eventId } = await attemptedOnce(failing(500));
+		let now = later;
+		for (const [index, step] of steps.entries()) {
+			const attempt = await lastAttempt(webhook.id);
+			expect(attempt).toMatchObject({
+				eventId,
+				attempt: index + 1,
+				status: 500,
+				outcome: "retrying",
+			});
+			const wait = Date.parse(attempt.nextAttemptAt ?? "") - now;
+			expect(wait).toBeGreaterThanOrEqual(step);
+			expect(wait).toBeLessThanOrEqual(step * 1.2);
+			// Not a moment before it is due.
+			await deliverAt(webhook.id, now + wait - 1);
+			expect((await lastAttempt(webhook.id)).attempt).toBe(index + 1);
+			now += wait;
+			await deliverAt(webhook.id, now);
+		}
+		expect(now - later).toBeGreaterThan(25 * hour);
+		expect(await lastAttempt(webhook.id)).toMatchObject({
+			attempt: 9,
+			outcome: "exhausted",
+			nextAttemptAt: null,
+		});
+		expect(await webhookState(webhook.id)).toMatchObject({
+			disabled: true,
+			failures: 9,
+			lastStatus: 500,
+		});
+		const [disabled] = await (
+			await anonymous(
+				`/events?subject=${encodeURIComponent(`/webhooks/${webhook.id}`)}`,
+			)
+		).json<{ type: string; data: unknown }[]>();
+		expect(disabled).toMatchObject({
+			type: "webhook.disabled",
+			data: { id: webhook.id, disabled: true, failures: 9, lastStatus: 500 },
+		});
+		await deliverAt(webhook.id, now + 10 * hour);
+		expect(receivers.received(webhook.url)).toHaveLength(9);
+	});
+
+	it("keep an endpoint enabled while it succeeds now and then, however long it fails in between", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		let status = 500;
+		receivers.answer(webhook.url, () => new Response(null, { status }));
+		await categoryEvent();
+		await sweepAt(later);
+		await deliverAt(webhook.id, later);
+		status = 204;
+		await categoryEvent();
+		await sweepAt(later + 20 * hour);
+		await deliverAt(webhook.id, later + 20 * hour);
+		status = 500;
+		await categoryEvent();
+		await sweepAt(later + 30 * hour);
+		await deliverAt(webhook.id, later + 30 * hour);
+		expect(await webhookState(webhook.id)).toMatchObject({
+			disabled: false,
+			lastStatus: 500,
+		});
+	});
+
+	it("honour a longer Retry-After on 429 and 503, as seconds or a date, and ignore it on other statuses", async () => {
+		const cases: [number, string, number][] = [
+			[503, "120", 120 * second],
+			[429, new Date(later + 10 * minute).toUTCString(), 10 * minute],
+			[500, "120", 5 * second],
+			[503, "1", 5 * second],
+		];
+		for (const [status, retryAfter, wait] of cases) {
+			const { webhook } = await attemptedOnce(
+				failing(status, { "retry-after": retryAfter }),
+			);
+			const next = Date.parse(
+				(await lastAttempt(webhook.id)).nextAttemptAt ?? "",
+			);
+			expect(next - later).toBeGreaterThanOrEqual(wait);
+			expect(next - later).toBeLessThanOrEqual(Math.max(wait, 6 * second));
+			await api(`/webhooks/${webhook.id}`, { method: "DELETE" });
+		}
+	});
+
+	it("count a redirect as a failure and do not follow it", async () => {
+		const { receivers, webhook } = await attemptedOnce(
+			failing(302, { location: "https://elsewhere.example/" }),
+		);
+		expect(await lastAttempt(webhook.id)).toMatchObject({
+			status: 302,
+			outcome: "retrying",
+			error: expect.stringContaining("redirects are not followed"),
+		});
+		expect(receivers.fetch).toHaveBeenCalledTimes(1);
+	});
+
+	it("record no answer as status 0", async () => {
+		const { webhook } = await attemptedOnce(() => {
+			throw new TypeError("connection refused");
+		});
+		expect(await lastAttempt(webhook.id)).toMatchObject({
+			status: 0,
+			outcome: "retrying",
+			error: "no answer: connection refused",
+		});
+	});
+});
+
+describe("410 Gone and re-enabling", () => {
+	it("disables the endpoint at once, records webhook.disabled, and a re-enabled endpoint gets what was waiting", async () => {
+		let status = 410;
+		const { receivers, webhook, eventId } = await attemptedOnce(
+			() => new Response(null, { status }),
+		);
+		expect(await lastAttempt(webhook.id)).toMatchObject({
+			status: 410,
+			outcome: "disabled",
+		});
+		expect(await webhookState(webhook.id)).toMatchObject({ disabled: true });
+		// The flag is part of the webhook: a client's cached copy is stale.
+		const fresh = await api(`/webhooks/${webhook.id}`, {
+			headers: { "if-none-match": '"1"' },
+		});
+		expect(fresh.status).toBe(200);
+		expect(fresh.headers.get("etag")).not.toBe('"1"');
+		expect(await newestEvent(`/webhooks/${webhook.id}`)).toBeGreaterThan(
+			eventId,
+		);
+		// Disabled: nothing more is attempted, and new events are not handed over.
+		await categoryEvent();
+		await sweepAt(later + hour);
+		await deliverAt(webhook.id, later + hour);
+		expect(receivers.received(webhook.url)).toHaveLength(1);
+
+		status = 204;
+		const enabled = await laterApp.send("PATCH", `/webhooks/${webhook.id}`, {
+			disabled: false,
+		});
+		expect(await enabled.json()).toMatchObject({ disabled: false });
+		await deliverAt(webhook.id, later + 2 * hour);
+		expect(await lastAttempt(webhook.id)).toMatchObject({
+			eventId,
+			attempt: 2,
+			outcome: "delivered",
+		});
+	});
+
+	it("pauses the endpoint while updateWebhook says disabled: true", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		await categoryEvent();
+		await sweepAt(later);
+		await laterApp.send("PATCH", `/webhooks/${webhook.id}`, { disabled: true });
+		await deliverAt(webhook.id, later);
+		expect(receivers.received(webhook.url)).toHaveLength(0);
+	});
+});
+
+describe("isolation", () => {
+	it("delivers to a healthy endpoint while another hangs", async () => {
+		const receivers = mockReceivers();
+		const hung = await createWebhook(["category.created"]);
+		const healthy = await createWebhook(["category.created"]);
+		let released = false;
+		// Polls rather than waits on a promise: the endpoint's I/O cannot be resolved from the test's context.
+		receivers.answer(hung.url, async () => {
+			while (!released) await new Promise((wake) => setTimeout(wake, 10));
+			return new Response(null, { status: 204 });
+		});
+		const { eventId } = await categoryEvent();
+		await sweepAt(later);
+		let hungDone = false;
+		const hanging = deliverAt(hung.id, later).then(() => {
+			hungDone = true;
+		});
+		await deliverAt(healthy.id, later);
+		expect(await lastAttempt(healthy.id)).toMatchObject({
+			eventId,
+			outcome: "delivered",
+		});
+		await vi.waitFor(() =>
+			expect(receivers.received(hung.url)).toHaveLength(1),
+		);
+		expect(hungDone).toBe(false);
+		released = true;
+		await hanging;
+		expect(await lastAttempt(hung.id)).toMatchObject({ outcome: "delivered" });
+	});
+});
+
+describe("replay", () => {
+	it("re-sends the events the webhook receives after an id, each from its first attempt", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		const first = await categoryEvent();
+		const second = await categoryEvent();
+		await createWebhook(["pet.created"]);
+		await sweepAt(later);
+		await deliverAt(webhook.id, later);
+		const replayed = await laterApp.send(
+			"POST",
+			`/webhooks/${webhook.id}/replay`,
+			{
+				after: first.eventId,
+			},
+		);
+		expect(replayed.status).toBe(202);
+		await deliverAt(webhook.id, later + hour);
+		const ids = receivers.ids(webhook.url);
+		expect(ids.filter((id) => id === `evt_${first.eventId}`)).toHaveLength(1);
+		expect(ids.filter((id) => id === `evt_${second.eventId}`)).toHaveLength(2);
+		expect(await lastAttempt(webhook.id)).toMatchObject({
+			eventId: second.eventId,
+			attempt: 1,
+			outcome: "delivered",
+		});
+	});
+});
+
+describe("rotating the secret", () => {
+	it("signs with both secrets for 24 hours, each verified by the standardwebhooks library, then with the new one alone", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		const rotated = await laterApp.api(
+			`/webhooks/${webhook.id}/rotate-secret`,
+			{
+				method: "POST",
+			},
+		);
+		const { secret } = await rotated.json<{ secret: string }>();
+		await categoryEvent();
+		await sweepAt(later + hour);
+		await deliverAt(webhook.id, later + hour);
+		const [during] = receivers.received(webhook.url);
+		const signatures = during.headers["webhook-signature"].split(" ");
+		expect(signatures).toHaveLength(2);
+		for (const key of [secret, webhook.secret]) {
+			expect(verify(key, during, later + hour)).toHaveProperty("id");
+		}
+		await categoryEvent();
+		await sweepAt(later + 25 * hour);
+		await deliverAt(webhook.id, later + 25 * hour);
+		const after = receivers.received(webhook.url)[1];
+		expect(after.headers["webhook-signature"].split(" ")).toHaveLength(1);
+		expect(verify(secret, after, later + 25 * hour)).toHaveProperty("id");
+		expect(() => verify(webhook.secret, after, later + 25 * hour)).toThrow();
+	});
+});
+
+describe("a deleted webhook", () => {
+	it("stays gone: a sweep that read it before its deletion hands its endpoint nothing to send", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		const { config } = await getEndpoint(drizzle(env.DB), webhook.id);
+		expect(
+			(await api(`/webhooks/${webhook.id}`, { method: "DELETE" })).status,
+		).toBe(204);
+		const { eventId } = await categoryEvent();
+		await endpointOf(env, webhook.id).handOff(
+			config,
+			[{ eventId, body: "{}" }],
+			later,
+		);
+		await deliverAt(webhook.id, later);
+		expect(receivers.received(webhook.url)).toEqual([]);
+	});
+});
+
+describe("replayWebhook and If-Match", () => {
+	it("answers 412 to a stale ETag and replays nothing", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		await categoryEvent();
+		await expectError(
+			await laterApp.send(
+				"POST",
+				`/webhooks/${webhook.id}/replay`,
+				{ after: 1 },
+				{ "if-match": '"999"' },
+			),
+			412,
+			"precondition_failed",
+		);
+		await deliverAt(webhook.id, later);
+		expect(receivers.received(webhook.url)).toEqual([]);
+	});
+});
+
+describe("a disabling that D1 could not record", () => {
+	it("keeps an alarm until it is recorded, whatever the endpoint is handed meanwhile", async () => {
+		const webhook = await createWebhook(["category.created"]);
+		const { config } = await getEndpoint(drizzle(env.DB), webhook.id);
+		const endpoint = endpointOf(env, webhook.id);
+		await endpoint.handOff(config, [], later);
+		// As the endpoint leaves it when the D1 batch that records a disabling fails.
+		await runInDurableObject(endpoint, (_, state) => {
+			state.storage.sql.exec(
+				"UPDATE endpoint SET disabled = 1, disable_recorded = 0",
+			);
+		});
+		await endpoint.handOff(config, [], later);
+		const alarm = await runInDurableObject(endpoint, (_, state) =>
+			state.storage.getAlarm(),
+		);
+		expect(alarm).toBeGreaterThan(later);
+		await deliverAt(webhook.id, alarm ?? later);
+		expect(await webhookState(webhook.id)).toMatchObject({ disabled: true });
+		expect(await newestEvent(`/webhooks/${webhook.id}`)).toBeGreaterThan(0);
+	});
+});
