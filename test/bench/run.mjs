@@ -246,19 +246,18 @@ const profileUnderWranglerDev = (sides) =>
 const memoryUnderWranglerDev = async (sides) => {
 	const measured = {};
 	for (const [name, side] of Object.entries(sides)) {
-		const one = { ...side, port: 8851, inspectorPort: 8861 };
-		measured[name] = await withServers({ [name]: one }, async (servers) => {
+		measured[name] = await withServers({ [name]: side }, async (servers) => {
 			const { base, pid } = servers[name];
-			const session = await inspect(one.inspectorPort);
+			const session = await inspect(side.inspectorPort);
 			const request = side[memoryScenario];
 			await sendRequests(base, request, 100); // warm-up
 			// First, so that the snapshot's own cost is in the baseline, not in the growth.
 			const heapBefore = await liveHeap(session);
-			const rss = [rssByProcess(pid, one.port)];
+			const rss = [rssByProcess(pid, side.port)];
 			let failures = 0;
 			for (let step = 0; step < memorySteps; step++) {
 				failures += await sendRequests(base, request, memoryStep);
-				rss.push(rssByProcess(pid, one.port));
+				rss.push(rssByProcess(pid, side.port));
 			}
 			const heapAfter = await liveHeap(session);
 			session.close();

@@ -56,7 +56,8 @@ const json = (body, auth = true) => ({
 	},
 });
 
-const petstore = {
+/** The API's and the floor's seed, and the requests each scenario sends them. */
+const petstoreRequests = {
 	seed: "INSERT INTO categories (id, name, name_key) VALUES (1, 'Bench', 'bench'); INSERT INTO pets (id, name, name_key, category_id, status) VALUES (1, 'Bench', 'bench', 1, 'available'); INSERT INTO inventory (pet_id, quantity) VALUES (1, 1000000);",
 	read: { path: "/pets/1" },
 	write: { path: "/pets", ...json({ name: "Load", categoryId: 1 }) },
@@ -92,7 +93,11 @@ const floorConfig = (work, name, changes = {}) =>
 
 /** The sides loaded in turn for throughput: the API, Cloudflare's chanfana template, the floor. */
 export const loadSides = async (work) => ({
-	app: { ...petstore, config: await apiConfig(work, "app"), port: 8851 },
+	app: {
+		...petstoreRequests,
+		config: await apiConfig(work, "app"),
+		port: 8851,
+	},
 	chanfana: {
 		config: await configOf(
 			work,
@@ -105,7 +110,11 @@ export const loadSides = async (work) => ({
 		write: { path: "/tasks", ...task },
 		order: { path: "/tasks", ...task },
 	},
-	floor: { ...petstore, config: await floorConfig(work, "floor"), port: 8853 },
+	floor: {
+		...petstoreRequests,
+		config: await floorConfig(work, "floor"),
+		port: 8853,
+	},
 });
 
 /**
@@ -114,7 +123,7 @@ export const loadSides = async (work) => ({
  */
 export const profileSides = async (work) => ({
 	app: {
-		...petstore,
+		...petstoreRequests,
 		config: await apiConfig(work, "app-profile", {
 			minify: false,
 			queues: { producers: app.queues.producers },
@@ -123,7 +132,7 @@ export const profileSides = async (work) => ({
 		inspectorPort: 8861,
 	},
 	floor: {
-		...petstore,
+		...petstoreRequests,
 		config: await floorConfig(work, "floor-profile"),
 		port: 8852,
 		inspectorPort: 8862,
@@ -144,26 +153,28 @@ const bareFloor = (work, name, parts = [], changes = {}) =>
  */
 export const memorySides = async (work, scenario) => {
 	const write = scenario !== "read";
+	// One at a time, each on the same ports.
+	const side = { ...petstoreRequests, port: 8851, inspectorPort: 8861 };
 	return {
-		app: { ...petstore, config: await apiConfig(work, "app-memory") },
-		floor: { ...petstore, config: await floorConfig(work, "floor-memory") },
-		"bare floor": { ...petstore, config: await bareFloor(work, "bare") },
+		app: { ...side, config: await apiConfig(work, "app-memory") },
+		floor: { ...side, config: await floorConfig(work, "floor-memory") },
+		"bare floor": { ...side, config: await bareFloor(work, "bare") },
 		...(write && {
 			"bare floor + its session": {
-				...petstore,
+				...side,
 				config: await bareFloor(work, "bare-session", ["session"]),
 			},
 			"bare floor + the write limiter": {
-				...petstore,
+				...side,
 				config: await bareFloor(work, "bare-limiter", ["limiter"]),
 			},
 			"bare floor + the queue nudge": {
-				...petstore,
+				...side,
 				config: await bareFloor(work, "bare-queue", ["queue"]),
 			},
 		}),
 		"bare floor + the asset router": {
-			...petstore,
+			...side,
 			config: await bareFloor(work, "bare-assets", [], {
 				assets: {
 					...app.assets,
@@ -172,7 +183,7 @@ export const memorySides = async (work, scenario) => {
 			}),
 		},
 		"bare floor without wrangler's local traces": {
-			...petstore,
+			...side,
 			config: await bareFloor(work, "bare-untraced"),
 			// Wrangler records every invocation's trace for its local explorer unless told not to.
 			env: { X_LOCAL_OBSERVABILITY: "false" },
