@@ -129,6 +129,17 @@ const replay = <T>(
 	return { ...JSON.parse(stored.body), etag: stored.etag };
 };
 
+/** A create's outcome: the row it inserted, else the response stored for its key, else none (it was refused). */
+export const createdOrStored = <T>(
+	inserted: T[],
+	stored: StoredResponse[] | undefined,
+): { created: T } | { stored: StoredResponse } | undefined => {
+	const [created] = inserted;
+	if (created) return { created };
+	const [record] = stored ?? [];
+	return record && { stored: record };
+};
+
 /** What a keyed create answers: the resource it made, or the stored response of an earlier request with its key. */
 export const createdOrReplayed = <T>(
 	c: Context<AppEnv>,

@@ -17,7 +17,11 @@ import { recordEvent } from "../../db/outbox";
 import { category } from "../../db/resources";
 import { categories, pets } from "../../db/schema";
 import { ApiError } from "../../http/errors";
-import { idempotencySteps, type Keyed } from "../../http/idempotency";
+import {
+	createdOrStored,
+	idempotencySteps,
+	type Keyed,
+} from "../../http/idempotency";
 import { found, refusal } from "../../http/outcomes";
 import type { Page } from "../../http/pagination";
 import type { Category, NewCategory } from "../../models/category";
@@ -96,10 +100,11 @@ export const createCategory = async (
 			remember: key.remember(category),
 		}),
 	});
-	const [row] = created.category;
-	if (row) return { created: category.answer(row) };
-	const [record] = stored ?? [];
-	if (record) return { stored: record };
+	const outcome = createdOrStored(
+		created.category.map(category.answer),
+		stored,
+	);
+	if (outcome) return outcome;
 	throw nameTaken(fields.name);
 };
 

@@ -15,7 +15,11 @@ import { recordDeletion, recordEvent } from "../../db/outbox";
 import { inventoryItem, order } from "../../db/resources";
 import { inventory, orders, pets } from "../../db/schema";
 import { ApiError } from "../../http/errors";
-import { idempotencySteps, type Keyed } from "../../http/idempotency";
+import {
+	createdOrStored,
+	idempotencySteps,
+	type Keyed,
+} from "../../http/idempotency";
 import { found, refusal } from "../../http/outcomes";
 import type { Page } from "../../http/pagination";
 import { limits } from "../../models/limits";
@@ -133,10 +137,8 @@ export const placeOrder = async (
 		}),
 	});
 
-	const [row] = placed.order;
-	if (row) return { created: row };
-	const [record] = stored ?? [];
-	if (record) return { stored: record };
+	const outcome = createdOrStored(placed.order, stored);
+	if (outcome) return outcome;
 	const [found] = guard;
 	if (!found.pet) {
 		throw new ApiError("unknown_pet", `Pet ${petId} does not exist.`);

@@ -18,7 +18,11 @@ import { inventoryItem, pet } from "../../db/resources";
 import { categories, inventory, orders, pets } from "../../db/schema";
 import { filterWalks, mergeWalks } from "../../db/walks";
 import { ApiError } from "../../http/errors";
-import { idempotencySteps, type Keyed } from "../../http/idempotency";
+import {
+	createdOrStored,
+	idempotencySteps,
+	type Keyed,
+} from "../../http/idempotency";
 import { found, refusal } from "../../http/outcomes";
 import type { Page } from "../../http/pagination";
 import { byId } from "../../models/id";
@@ -136,10 +140,8 @@ export const createPet = async (
 			remember: key.remember(pet),
 		}),
 	});
-	const [row] = created.pet;
-	if (row) return { created: row };
-	const [record] = stored ?? [];
-	if (record) return { stored: record };
+	const outcome = createdOrStored(created.pet, stored);
+	if (outcome) return outcome;
 	throw unknownCategory(fields.categoryId);
 };
 

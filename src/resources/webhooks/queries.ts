@@ -16,7 +16,11 @@ import { webhooks } from "../../db/schema";
 import type { SealedSecret } from "../../db/secret-box";
 import { configOf, endpointColumns } from "../../db/webhook-endpoints";
 import { ApiError } from "../../http/errors";
-import { idempotencySteps, type Keyed } from "../../http/idempotency";
+import {
+	createdOrStored,
+	idempotencySteps,
+	type Keyed,
+} from "../../http/idempotency";
 import { found, refusal } from "../../http/outcomes";
 import type { Page } from "../../http/pagination";
 import type { EventType } from "../../models/event-types";
@@ -116,10 +120,14 @@ export const createWebhook = async (
 			),
 		}),
 	});
-	const [row] = created.webhook;
-	if (row) return { created: { ...row, secret: row.secret as SealedSecret } };
-	const [record] = stored ?? [];
-	if (record) return { stored: record };
+	const outcome = createdOrStored(
+		created.webhook.map((row) => ({
+			...row,
+			secret: row.secret as SealedSecret,
+		})),
+		stored,
+	);
+	if (outcome) return outcome;
 	throw new ApiError("webhook_limit");
 };
 
