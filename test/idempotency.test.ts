@@ -221,3 +221,39 @@ describe("Idempotency-Key on the other creates", () => {
 		},
 	);
 });
+
+describe("creates with and without a key, one after another", () => {
+	it("each create its own resource, and each key replays its own", async () => {
+		const { categoryId } = await stockedPet(0);
+		const create = (name: string, key?: string) =>
+			send(
+				"POST",
+				"/pets",
+				{ name, categoryId },
+				key ? { "idempotency-key": key } : {},
+			);
+		const [first, second] = [crypto.randomUUID(), crypto.randomUUID()];
+		const created = [];
+		for (const [name, key] of [
+			["Keyed one", first],
+			["Unkeyed one", undefined],
+			["Keyed two", second],
+			["Unkeyed two", undefined],
+		] as const) {
+			const response = await create(name, key);
+			expect(response.status).toBe(201);
+			created.push(await response.json<{ id: number; name: string }>());
+		}
+		expect(created.map(({ name }) => name)).toEqual([
+			"Keyed one",
+			"Unkeyed one",
+			"Keyed two",
+			"Unkeyed two",
+		]);
+		expect(new Set(created.map(({ id }) => id)).size).toBe(4);
+		expect(await (await create("Keyed one", first)).json()).toEqual(created[0]);
+		expect(await (await create("Keyed two", second)).json()).toEqual(
+			created[2],
+		);
+	});
+});

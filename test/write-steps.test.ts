@@ -1,10 +1,12 @@
 import { env } from "cloudflare:workers";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import { chain, write } from "../src/db/batch";
+import { chain, preparedWrite, write } from "../src/db/batch";
+import type { Slot } from "../src/db/prepared";
 import { categories } from "../src/db/schema";
 import { uniqueName } from "./support/api";
+import { watchedD1 } from "./support/d1";
 
 const db = drizzle(env.DB);
 
@@ -65,5 +67,41 @@ describe("a write's named steps", () => {
 			}),
 		});
 		expect(tied.follow.meta.changes).toBe(1);
+	});
+});
+
+describe("a prepared write", () => {
+	/** Describes the category `name`, and answers its description. */
+	const describing = preparedWrite(
+		(db, $: Slot<{ name: string; description: string }>, _: "describe") => ({
+			described: db
+				.update(categories)
+				.set({ description: sql`${$("description")}` })
+				.where(eq(categories.nameKey, $("name")))
+				.returning({ description: categories.description }),
+		}),
+	);
+
+	it("binds each request's own values to the statements it built once", async () => {
+		const [a, b] = [uniqueName("Prepared"), uniqueName("Prepared")];
+		await write(db, { a: scratch(a).insert, b: scratch(b).insert });
+		const d1 = watchedD1(env.DB);
+		const watched = drizzle(d1.binding);
+		const first = await describing(watched, "describe", {
+			name: a,
+			description: "first",
+		});
+		const second = await describing(watched, "describe", {
+			name: b,
+			description: "second",
+		});
+		expect(first.described).toEqual([{ description: "first" }]);
+		expect(second.described).toEqual([{ description: "second" }]);
+		const [one, two] = d1.sent();
+		expect(two.sql).toBe(one.sql);
+		expect([one.params, two.params]).toEqual([
+			["first", a],
+			["second", b],
+		]);
 	});
 });

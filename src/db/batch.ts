@@ -1,9 +1,18 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "./client";
+import {
+	bind,
+	type Preparable,
+	type Rendered,
+	render,
+	type Slot,
+	slot,
+	type Values,
+} from "./prepared";
 
 /** One statement of a write's batch. */
-type Statement = BatchItem<"sqlite">;
+type Statement = BatchItem<"sqlite"> & Preparable;
 
 /** What awaiting the statement answers, which is also its result in a batch. */
 type ResultOf<S extends Statement> = S["_"]["result"];
@@ -40,7 +49,7 @@ export const chain = <L extends Record<string, Link>>(links: L) =>
 	new Chain(links);
 
 /** A named step of a write: one statement, or a chain of them; `undefined` leaves the step out. */
-type Step = Statement | Chain<Record<string, Link>> | undefined;
+export type Step = Statement | Chain<Record<string, Link>> | undefined;
 
 type StepResult<S extends Step> =
 	S extends Chain<infer L>
@@ -53,6 +62,37 @@ type StepResult<S extends Step> =
 			? ResultOf<S>
 			: undefined;
 
+type Answer<S extends Record<string, Step>> = {
+	[K in keyof S]: StepResult<S[K]>;
+};
+
+/** Each statement of `steps` with its step's name, and its link's name when the step is a chain. */
+const named = (steps: Record<string, Step>) => {
+	const statements: { name: string; link?: string; statement: Statement }[] =
+		[];
+	for (const [name, step] of Object.entries(steps)) {
+		if (step instanceof Chain) {
+			for (const [link, statement] of Object.entries(step.statements)) {
+				statements.push({ name, link, statement: statement as Statement });
+			}
+		} else if (step !== undefined) statements.push({ name, statement: step });
+	}
+	return statements;
+};
+
+/** The batch's results by the names of the statements that produced them. */
+const byName = <S extends Record<string, Step>>(
+	statements: { name: string; link?: string }[],
+	results: unknown[],
+) => {
+	const answer: Record<string, unknown> = {};
+	statements.forEach(({ name, link }, index) => {
+		if (link === undefined) answer[name] = results[index];
+		else answer[name] = { ...(answer[name] as object), [link]: results[index] };
+	});
+	return answer as Answer<S>;
+};
+
 /**
  * Runs a write's named steps, in the order they are written, as one atomic D1 batch (one round trip), and
  * answers each step's result by its name.
@@ -60,22 +100,42 @@ type StepResult<S extends Step> =
 export const write = async <S extends Record<string, Step>>(
 	db: Db,
 	steps: S,
-): Promise<{ [K in keyof S]: StepResult<S[K]> }> => {
-	// Each statement with its step's name, and its link's name when the step is a chain.
-	const named: { name: string; link?: string; statement: Statement }[] = [];
-	for (const [name, step] of Object.entries(steps)) {
-		if (step instanceof Chain) {
-			for (const [link, statement] of Object.entries(step.statements)) {
-				named.push({ name, link, statement: statement as Statement });
-			}
-		} else if (step !== undefined) named.push({ name, statement: step });
-	}
-	const [first, ...rest] = named.map(({ statement }) => statement);
-	const results: unknown[] = await db.batch([first, ...rest]);
-	const answer: Record<string, unknown> = {};
-	named.forEach(({ name, link }, index) => {
-		if (link === undefined) answer[name] = results[index];
-		else answer[name] = { ...(answer[name] as object), [link]: results[index] };
-	});
-	return answer as { [K in keyof S]: StepResult<S[K]> };
+): Promise<Answer<S>> => {
+	const statements = named(steps);
+	const [first, ...rest] = statements.map(({ statement }) => statement);
+	return byName<S>(statements, await db.batch([first, ...rest]));
+};
+
+/**
+ * A {@link write} whose statements are the same for every request of one `shape` (such as: with or without an
+ * idempotency key): `build` runs once per isolate and shape, with placeholders for the values of `V`, and each
+ * request binds its values to the statements rendered then.
+ */
+export const preparedWrite = <
+	V extends Values,
+	Shape extends string,
+	S extends Record<string, Step>,
+>(
+	build: (db: Db, $: Slot<V>, shape: Shape) => S,
+) => {
+	const shapes = new Map<
+		Shape,
+		(Rendered & { name: string; link?: string })[]
+	>();
+	return async (db: Db, shape: Shape, values: V): Promise<Answer<S>> => {
+		let statements = shapes.get(shape);
+		if (statements === undefined) {
+			statements = named(build(db, slot<V>(), shape)).map(
+				({ name, link, statement }) => ({ name, link, ...render(statement) }),
+			);
+			shapes.set(shape, statements);
+		}
+		const results = await db.$client.batch(
+			statements.map((statement) => bind(db, statement, values)),
+		);
+		return byName<S>(
+			statements,
+			results.map((result, index) => statements[index].mapResult(result, true)),
+		);
+	};
 };

@@ -1,16 +1,22 @@
-import { and, type SQL, sql } from "drizzle-orm";
+import { and, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { EventType } from "../models/event-types";
 import type { Db } from "./client";
 import { autoId, oneRow } from "./conditional";
 import type { Resource } from "./resource";
 import { events } from "./schema";
 
+/** When a change happened: a time, or a prepared statement's placeholder for its ISO 8601 text. */
+export type Moment = number | Placeholder<string, string>;
+
 /** An outbox row's columns, in the table's order (an INSERT … SELECT names them by position). */
-const row = (type: EventType, subject: SQL, data: SQL, now: number) => ({
+const row = (type: EventType, subject: SQL, data: SQL, now: Moment) => ({
 	id: autoId,
 	type: sql`${type}`.as("type"),
 	subject: sql`${subject}`.as("subject"),
-	createdAt: sql`${new Date(now).toISOString()}`.as("created_at"),
+	createdAt:
+		sql`${typeof now === "number" ? new Date(now).toISOString() : now}`.as(
+			"created_at",
+		),
 	data: sql`${data}`.as("data"),
 	fannedOutAt: sql`NULL`.as("fanned_out_at"),
 });
@@ -33,7 +39,7 @@ export const recordEvent = (
 		resource: Resource;
 		where: SQL;
 		changed: SQL;
-		now: number;
+		now: Moment;
 	},
 ) =>
 	db

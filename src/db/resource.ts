@@ -1,10 +1,11 @@
-import { type SQL, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import type {
 	SelectedFields,
 	SQLiteColumn,
 	SQLiteTable,
 } from "drizzle-orm/sqlite-core";
 import type { Db } from "./client";
+import { preparedRead, type Slot } from "./prepared";
 
 /** The columns a resource shows, by the names the API answers them with. */
 type Projection = Record<string, SQLiteColumn>;
@@ -80,6 +81,15 @@ export const defineResource = <P extends Projection>(
 ) => {
 	const { path, table, join, key, projection, versions } = declaration;
 	const etag = etagOf(versions);
+	/** A SELECT of `fields` from its rows, joined as declared. */
+	const select = <F extends SelectedFields>(db: Db, fields: F) => {
+		const query = db.select(fields).from(table).$dynamic();
+		return join ? query.innerJoin(join.table, join.on) : query;
+	};
+	const tagged = { ...projection, etag };
+	const byKey = preparedRead((db, $: Slot<{ key: number }>) =>
+		select(db, tagged).where(eq(key, $("key"))),
+	);
 	const nullable = Object.entries(projection)
 		.filter(([, column]) => !column.notNull)
 		.map(([name]) => name);
@@ -90,7 +100,7 @@ export const defineResource = <P extends Projection>(
 		projection,
 		etag,
 		/** The projection and the ETag, for the reads and writes that answer one resource. */
-		tagged: { ...projection, etag },
+		tagged,
 		/** The resource as JSON built in SQL over its rows: what its events and idempotent replays carry. */
 		json: jsonObject(projection),
 		/** Its path as SQL over its rows, e.g. `/pets/1`. */
@@ -102,11 +112,9 @@ export const defineResource = <P extends Projection>(
 		 * (`AUTOINCREMENT`).
 		 */
 		newest: sql<number>`(SELECT max(${key}) FROM ${table})`,
-		/** A SELECT of `fields` from its rows, joined as declared. */
-		select: <F extends SelectedFields>(db: Db, fields: F) => {
-			const query = db.select(fields).from(table).$dynamic();
-			return join ? query.innerJoin(join.table, join.on) : query;
-		},
+		select,
+		/** The resource whose key is `id`, with its ETag, if there is one. */
+		find: (db: Db, id: number) => byKey(db, { key: id }).then(([row]) => row),
 		/** A row read through the projection, as the API answers it (see {@link Answer}). */
 		answer: <R extends Record<string, unknown>>(row: R) => {
 			const answer: Record<string, unknown> = { ...row };

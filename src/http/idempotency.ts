@@ -1,8 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { and, eq, lt, not, type SQL, sql } from "drizzle-orm";
 import type { Context } from "hono";
+import { preparedWrite, type Step } from "../db/batch";
 import type { Db } from "../db/client";
 import { exists } from "../db/conditional";
+import { type Slot, slot, type Values } from "../db/prepared";
 import type { Resource } from "../db/resource";
 import { idempotencyKeys } from "../db/schema";
 import type { AppEnv } from "../env";
@@ -72,7 +74,23 @@ export const keyOf = async (
 	return { key, requestHash, now: c.var.now() };
 };
 
-const recordOf = (keyed: Keyed) => eq(idempotencyKeys.key, keyed.key);
+/** The values of a keyed create's idempotency steps. */
+type KeyValues = {
+	key: string;
+	requestHash: string;
+	keyedAt: number;
+	expiredBefore: number;
+};
+
+const keyValues = (keyed: Keyed): KeyValues => ({
+	key: keyed.key,
+	requestHash: keyed.requestHash,
+	keyedAt: keyed.now,
+	expiredBefore: keyed.now - windowMs,
+});
+
+const $ = slot<KeyValues>();
+const record = eq(idempotencyKeys.key, $("key"));
 
 /**
  * What a keyed create adds to its write: `forgetExpired` and `stored` come before the change, which runs only
@@ -80,36 +98,52 @@ const recordOf = (keyed: Keyed) => eq(idempotencyKeys.key, keyed.key);
  * the create produced: the resource it inserted, as the API answers it, or the `body` built from its row.
  * Without a key, every step is absent.
  */
-export const idempotencySteps = (db: Db, keyed: Keyed | undefined) =>
-	keyed === undefined
-		? { unused: sql`1`, remember: (..._: [Resource, SQL?]) => undefined }
-		: {
+const idempotencySteps = (db: Db, keyed: boolean) =>
+	keyed
+		? {
 				// The Cron Trigger prunes expired records in bulk; this forgets only the one this key may hit.
 				forgetExpired: db
 					.delete(idempotencyKeys)
 					.where(
-						and(
-							recordOf(keyed),
-							lt(idempotencyKeys.createdAt, keyed.now - windowMs),
-						),
+						and(record, lt(idempotencyKeys.createdAt, $("expiredBefore"))),
 					),
-				stored: db.select().from(idempotencyKeys).where(recordOf(keyed)),
-				unused: not(exists(idempotencyKeys, recordOf(keyed))),
+				stored: db.select().from(idempotencyKeys).where(record),
+				unused: not(exists(idempotencyKeys, record)),
 				remember:
 					(resource: Resource, body = resource.json) =>
 					(changed: SQL) =>
 						db.insert(idempotencyKeys).select(
 							resource
 								.select(db, {
-									key: sql`${keyed.key}`.as("key"),
-									requestHash: sql`${keyed.requestHash}`.as("request_hash"),
+									key: sql`${$("key")}`.as("key"),
+									requestHash: sql`${$("requestHash")}`.as("request_hash"),
 									body: sql`${body}`.as("body"),
 									etag: sql`${resource.etag}`.as("etag"),
-									createdAt: sql`${keyed.now}`.as("created_at"),
+									createdAt: sql`${$("keyedAt")}`.as("created_at"),
 								})
 								.where(and(eq(resource.key, resource.newest), changed)),
 						),
-			};
+			}
+		: { unused: sql`1`, remember: (..._: [Resource, SQL?]) => undefined };
+
+/** The steps a create's write takes from its idempotency key (see {@link keyedCreate}). */
+export type KeySteps = ReturnType<typeof idempotencySteps>;
+
+/**
+ * A create that takes an `Idempotency-Key`: a {@link preparedWrite} of the steps `build` makes with the key's
+ * steps, prepared once with them and once without. Answers each step's result by its name.
+ */
+export const keyedCreate = <V extends Values, S extends Record<string, Step>>(
+	build: (db: Db, $: Slot<V>, key: KeySteps) => S,
+) => {
+	const create = preparedWrite((db, $: Slot<V>, shape: "keyed" | "unkeyed") =>
+		build(db, $, idempotencySteps(db, shape === "keyed")),
+	);
+	return (db: Db, values: V, keyed: Keyed | undefined) =>
+		keyed === undefined
+			? create(db, "unkeyed", values)
+			: create(db, "keyed", { ...values, ...keyValues(keyed) });
+};
 
 type StoredResponse = typeof idempotencyKeys.$inferSelect;
 

@@ -14,13 +14,14 @@ import {
 import { deleteResource } from "../../db/deletion";
 import { nameKey, withNameKey } from "../../db/name-key";
 import { recordEvent } from "../../db/outbox";
+import type { Slot } from "../../db/prepared";
 import { category } from "../../db/resources";
 import { categories, pets } from "../../db/schema";
 import { ApiError } from "../../http/errors";
 import {
 	createdOrStored,
-	idempotencySteps,
 	type Keyed,
+	keyedCreate,
 } from "../../http/idempotency";
 import { found, refusal } from "../../http/outcomes";
 import type { Page } from "../../http/pagination";
@@ -50,56 +51,71 @@ export const getCategory = async (
 	id: number,
 ): Promise<TaggedCategory> =>
 	category.answer(
-		await found(
-			category.select(db, category.tagged).where(eq(categories.id, id)).get(),
-			() => categoryNotFound(id),
-		),
+		await found(category.find(db, id), () => categoryNotFound(id)),
 	);
+
+/** A new category's values, by name: see {@link creating}. */
+type NewCategoryValues = {
+	name: string;
+	nameKey: string;
+	description: string | null;
+	createdAt: string;
+};
 
 /**
  * Inserts the category unless its name is taken (the unique index on the folded name decides) or its
- * idempotency key was used, with its event and idempotency record. Answers the new category, or the response
- * stored for the key.
+ * idempotency key was used, with its event and idempotency record.
  */
+const creating = keyedCreate((db, $: Slot<NewCategoryValues>, key) => ({
+	forgetExpired: key.forgetExpired,
+	stored: key.stored,
+	created: chain({
+		category: db
+			.insert(categories)
+			.select(
+				db
+					.select({
+						id: autoId,
+						name: sql`${$("name")}`.as("name"),
+						nameKey: sql`${$("nameKey")}`.as("name_key"),
+						description: sql`${$("description")}`.as("description"),
+						version: sql`1`.as("version"),
+					})
+					.from(oneRow)
+					// Always a WHERE: SQLite would read ON CONFLICT right after FROM as a join's ON.
+					.where(key.unused),
+			)
+			.onConflictDoNothing()
+			.returning(category.tagged),
+		event: (changed) =>
+			recordEvent(db, {
+				type: "category.created",
+				resource: category,
+				where: eq(categories.id, category.newest),
+				changed,
+				now: $("createdAt"),
+			}),
+		remember: key.remember(category),
+	}),
+}));
+
+/** Creates the category (see {@link creating}); answers it, or the response stored for its idempotency key. */
 export const createCategory = async (
 	db: Db,
 	fields: NewCategory,
 	keyed: Keyed | undefined,
 	now: number,
 ) => {
-	const key = idempotencySteps(db, keyed);
-	const { stored, created } = await write(db, {
-		forgetExpired: key.forgetExpired,
-		stored: key.stored,
-		created: chain({
-			category: db
-				.insert(categories)
-				.select(
-					db
-						.select({
-							id: autoId,
-							name: sql`${fields.name}`.as("name"),
-							nameKey: sql`${nameKey(fields.name)}`.as("name_key"),
-							description: sql`${fields.description ?? null}`.as("description"),
-							version: sql`1`.as("version"),
-						})
-						.from(oneRow)
-						// Always a WHERE: SQLite would read ON CONFLICT right after FROM as a join's ON.
-						.where(key.unused),
-				)
-				.onConflictDoNothing()
-				.returning(category.tagged),
-			event: (changed) =>
-				recordEvent(db, {
-					type: "category.created",
-					resource: category,
-					where: eq(categories.id, category.newest),
-					changed,
-					now,
-				}),
-			remember: key.remember(category),
-		}),
-	});
+	const { stored, created } = await creating(
+		db,
+		{
+			name: fields.name,
+			nameKey: nameKey(fields.name),
+			description: fields.description ?? null,
+			createdAt: new Date(now).toISOString(),
+		},
+		keyed,
+	);
 	const outcome = createdOrStored(
 		created.category.map(category.answer),
 		stored,

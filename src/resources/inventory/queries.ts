@@ -53,10 +53,7 @@ export const getInventoryItem = (
 	db: Db,
 	petId: number,
 ): Promise<TaggedInventoryItem> =>
-	found(
-		item.select(db, item.tagged).where(eq(inventory.petId, petId)).get(),
-		() => itemNotFound(petId),
-	);
+	found(item.find(db, petId), () => itemNotFound(petId));
 
 /** Sets the stock unless the item changed since `If-Match`, and reads it back with its pet's status. */
 export const setInventory = async (

@@ -1,4 +1,4 @@
-import { and, eq, gt, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { chain, write } from "../../db/batch";
 import type { Db } from "../../db/client";
 import {
@@ -11,14 +11,15 @@ import {
 	rowState,
 	whyUnchanged,
 } from "../../db/conditional";
-import { recordDeletion, recordEvent } from "../../db/outbox";
+import { type Moment, recordDeletion, recordEvent } from "../../db/outbox";
+import type { Slot } from "../../db/prepared";
 import { inventoryItem, order } from "../../db/resources";
 import { inventory, orders, pets } from "../../db/schema";
 import { ApiError } from "../../http/errors";
 import {
 	createdOrStored,
-	idempotencySteps,
 	type Keyed,
+	keyedCreate,
 } from "../../http/idempotency";
 import { found, refusal } from "../../http/outcomes";
 import type { Page } from "../../http/pagination";
@@ -54,15 +55,13 @@ export const listOrders = (db: Db, filter: OrderFilter): Promise<Order[]> =>
 		.limit(filter.limit + 1);
 
 export const getOrder = (db: Db, id: number): Promise<TaggedOrder> =>
-	found(order.select(db, order.tagged).where(eq(orders.id, id)).get(), () =>
-		orderNotFound(id),
-	);
+	found(order.find(db, id), () => orderNotFound(id));
 
 type Placement = { petId: number; quantity: number; shipDate: string };
 
 /** The event of a change to the pet's stock, as a link of the chain that changed it. */
 const stockEvent =
-	(db: Db, petId: number | SQL, now: number) => (changed: SQL) =>
+	(db: Db, petId: number | SQL | Placeholder, now: Moment) => (changed: SQL) =>
 		recordEvent(db, {
 			type: "inventory.updated",
 			resource: inventoryItem,
@@ -71,38 +70,37 @@ const stockEvent =
 			now,
 		});
 
+/** An order's values, by name: see {@link placing}. */
+type PlacementValues = Placement & { createdAt: string };
+
 /**
  * Places an order in one atomic batch: the stock is taken only while it covers the quantity, the pet is
  * available and the idempotency key (if any) is unused; the order, its events and its idempotency record follow
- * only when the stock was taken. A probe first says why nothing happened. Answers the placed order, or the
- * response stored for the key.
+ * only when the stock was taken. A probe first says why nothing happened.
  */
-export const placeOrder = async (
-	db: Db,
-	{ petId, quantity, shipDate }: Placement,
-	keyed: Keyed | undefined,
-	now: number,
-) => {
+const placing = keyedCreate((db, $: Slot<PlacementValues>, key) => {
 	const petAvailable = exists(
 		pets,
-		and(eq(pets.id, petId), eq(pets.status, "available")),
+		and(eq(pets.id, $("petId")), eq(pets.status, "available")),
 	);
-	const key = idempotencySteps(db, keyed);
-	const { guard, stored, placed } = await write(db, {
+	return {
 		forgetExpired: key.forgetExpired,
-		guard: probe(db, { pet: exists(pets, eq(pets.id, petId)), petAvailable }),
+		guard: probe(db, {
+			pet: exists(pets, eq(pets.id, $("petId"))),
+			petAvailable,
+		}),
 		stored: key.stored,
 		placed: chain({
 			stock: db
 				.update(inventory)
 				.set({
-					quantity: sql`${inventory.quantity} - ${quantity}`,
+					quantity: sql`${inventory.quantity} - ${$("quantity")}`,
 					version: bump(inventory.version),
 				})
 				.where(
 					and(
-						eq(inventory.petId, petId),
-						sql`${inventory.quantity} >= ${quantity}`,
+						eq(inventory.petId, $("petId")),
+						sql`${inventory.quantity} >= ${$("quantity")}`,
 						petAvailable,
 						key.unused,
 					),
@@ -114,9 +112,9 @@ export const placeOrder = async (
 						db
 							.select({
 								id: autoId,
-								petId: sql`${petId}`.as("pet_id"),
-								quantity: sql`${quantity}`.as("quantity"),
-								shipDate: sql`${shipDate}`.as("ship_date"),
+								petId: sql`${$("petId")}`.as("pet_id"),
+								quantity: sql`${$("quantity")}`.as("quantity"),
+								shipDate: sql`${$("shipDate")}`.as("ship_date"),
 								complete: sql`0`.as("complete"),
 								version: sql`1`.as("version"),
 							})
@@ -130,13 +128,30 @@ export const placeOrder = async (
 					resource: order,
 					where: eq(orders.id, order.newest),
 					changed,
-					now,
+					now: $("createdAt"),
 				}),
-			stockEvent: stockEvent(db, petId, now),
+			stockEvent: stockEvent(db, $("petId"), $("createdAt")),
 			remember: key.remember(order),
 		}),
-	});
+	};
+});
 
+/** Places the order (see {@link placing}); answers it, or the response stored for its idempotency key. */
+export const placeOrder = async (
+	db: Db,
+	placement: Placement,
+	keyed: Keyed | undefined,
+	now: number,
+) => {
+	const { petId, quantity } = placement;
+	const { guard, stored, placed } = await placing(
+		db,
+		{
+			...placement,
+			createdAt: new Date(now).toISOString(),
+		},
+		keyed,
+	);
 	const outcome = createdOrStored(placed.order, stored);
 	if (outcome) return outcome;
 	const [found] = guard;

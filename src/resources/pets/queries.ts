@@ -14,14 +14,15 @@ import { deleteResource } from "../../db/deletion";
 import { nameKey, withNameKey } from "../../db/name-key";
 import { recordEvent } from "../../db/outbox";
 import { containing, indexable, petNames } from "../../db/pet-names";
+import type { Slot } from "../../db/prepared";
 import { inventoryItem, pet } from "../../db/resources";
 import { categories, inventory, orders, pets } from "../../db/schema";
 import { filterWalks, mergeWalks } from "../../db/walks";
 import { ApiError } from "../../http/errors";
 import {
 	createdOrStored,
-	idempotencySteps,
 	type Keyed,
+	keyedCreate,
 } from "../../http/idempotency";
 import { found, refusal } from "../../http/outcomes";
 import type { Page } from "../../http/pagination";
@@ -83,63 +84,82 @@ export const listPets = (db: Db, filter: PetFilter): Promise<Pet[]> => {
 };
 
 export const getPet = (db: Db, id: number): Promise<TaggedPet> =>
-	found(pet.select(db, pet.tagged).where(eq(pets.id, id)).get(), () =>
-		petNotFound(id),
-	);
+	found(pet.find(db, id), () => petNotFound(id));
+
+/** A new pet's values, by name: see {@link creating}. */
+type NewPetValues = {
+	name: string;
+	nameKey: string;
+	categoryId: number;
+	status: PetStatus;
+	createdAt: string;
+};
 
 /**
  * Inserts the pet, only if its category exists (and its idempotency key is unused), with its empty inventory item,
- * its event and its idempotency record, in one batch. Answers the new pet, or the response stored for the key.
+ * its event and its idempotency record, in one batch.
  */
+const creating = keyedCreate((db, $: Slot<NewPetValues>, key) => ({
+	forgetExpired: key.forgetExpired,
+	stored: key.stored,
+	created: chain({
+		pet: db
+			.insert(pets)
+			.select(
+				db
+					.select({
+						id: autoId,
+						name: sql`${$("name")}`.as("name"),
+						nameKey: sql`${$("nameKey")}`.as("name_key"),
+						categoryId: categories.id,
+						status: sql`${$("status")}`.as("status"),
+						version: sql`1`.as("version"),
+					})
+					.from(categories)
+					.where(and(eq(categories.id, $("categoryId")), key.unused)),
+			)
+			.returning(pet.tagged),
+		item: (changed) =>
+			db.insert(inventory).select(
+				db
+					.select({
+						petId: pets.id,
+						quantity: sql`0`.as("quantity"),
+						version: sql`1`.as("version"),
+					})
+					.from(pets)
+					.where(and(eq(pets.id, pet.newest), changed)),
+			),
+		event: (changed) =>
+			recordEvent(db, {
+				type: "pet.created",
+				resource: pet,
+				where: eq(pets.id, pet.newest),
+				changed,
+				now: $("createdAt"),
+			}),
+		remember: key.remember(pet),
+	}),
+}));
+
+/** Creates the pet (see {@link creating}); answers it, or the response stored for its idempotency key. */
 export const createPet = async (
 	db: Db,
 	fields: NewPet,
 	keyed: Keyed | undefined,
 	now: number,
 ) => {
-	const key = idempotencySteps(db, keyed);
-	const { stored, created } = await write(db, {
-		forgetExpired: key.forgetExpired,
-		stored: key.stored,
-		created: chain({
-			pet: db
-				.insert(pets)
-				.select(
-					db
-						.select({
-							id: autoId,
-							name: sql`${fields.name}`.as("name"),
-							nameKey: sql`${nameKey(fields.name)}`.as("name_key"),
-							categoryId: categories.id,
-							status: sql`${fields.status}`.as("status"),
-							version: sql`1`.as("version"),
-						})
-						.from(categories)
-						.where(and(eq(categories.id, fields.categoryId), key.unused)),
-				)
-				.returning(pet.tagged),
-			item: (changed) =>
-				db.insert(inventory).select(
-					db
-						.select({
-							petId: pets.id,
-							quantity: sql`0`.as("quantity"),
-							version: sql`1`.as("version"),
-						})
-						.from(pets)
-						.where(and(eq(pets.id, pet.newest), changed)),
-				),
-			event: (changed) =>
-				recordEvent(db, {
-					type: "pet.created",
-					resource: pet,
-					where: eq(pets.id, pet.newest),
-					changed,
-					now,
-				}),
-			remember: key.remember(pet),
-		}),
-	});
+	const { stored, created } = await creating(
+		db,
+		{
+			name: fields.name,
+			nameKey: nameKey(fields.name),
+			categoryId: fields.categoryId,
+			status: fields.status,
+			createdAt: new Date(now).toISOString(),
+		},
+		keyed,
+	);
 	const outcome = createdOrStored(created.pet, stored);
 	if (outcome) return outcome;
 	throw unknownCategory(fields.categoryId);

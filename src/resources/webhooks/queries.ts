@@ -11,6 +11,7 @@ import {
 	rowState,
 	whyUnchanged,
 } from "../../db/conditional";
+import type { Slot } from "../../db/prepared";
 import { webhook } from "../../db/resources";
 import { webhooks } from "../../db/schema";
 import type { SealedSecret } from "../../db/secret-box";
@@ -18,8 +19,8 @@ import { configOf, endpointColumns } from "../../db/webhook-endpoints";
 import { ApiError } from "../../http/errors";
 import {
 	createdOrStored,
-	idempotencySteps,
 	type Keyed,
+	keyedCreate,
 } from "../../http/idempotency";
 import { found, refusal } from "../../http/outcomes";
 import type { Page } from "../../http/pagination";
@@ -42,10 +43,7 @@ export const listWebhooks = (db: Db, page: Page) =>
 		.limit(page.limit + 1);
 
 export const getWebhook = (db: Db, id: number) =>
-	found(
-		db.select(webhook.tagged).from(webhooks).where(eq(webhooks.id, id)).get(),
-		() => webhookNotFound(id),
-	);
+	found(webhook.find(db, id), () => webhookNotFound(id));
 
 const readEndpoint = (db: Db, id: number) =>
 	found(
@@ -74,52 +72,69 @@ const split = ({
 export const getEndpoint = async (db: Db, id: number) =>
 	split(await readEndpoint(db, id));
 
+/** A new webhook's values, by name: see {@link creating}. */
+type NewWebhookValues = {
+	url: string;
+	events: string;
+	secret: SealedSecret;
+	createdAt: string;
+};
+
 /** Stores the webhook with its sealed secret unless there are already `limits.webhooks`. */
+const creating = keyedCreate((db, $: Slot<NewWebhookValues>, key) => ({
+	forgetExpired: key.forgetExpired,
+	stored: key.stored,
+	created: chain({
+		// INSERT … SELECT: the count and the insert are one statement, so two creations cannot both pass it.
+		webhook: db
+			.insert(webhooks)
+			.select(
+				db
+					.select({
+						id: autoId,
+						url: sql`${$("url")}`.as("url"),
+						events: sql`${$("events")}`.as("events"),
+						secret: sql`${$("secret")}`.as("secret"),
+						previousSecret: sql`NULL`.as("previous_secret"),
+						previousSecretExpiresAt: sql`NULL`.as("previous_secret_expires_at"),
+						createdAt: sql`${$("createdAt")}`.as("created_at"),
+						disabled: sql`0`.as("disabled"),
+						version: sql`1`.as("version"),
+					})
+					.from(oneRow)
+					.where(
+						and(
+							lt(db.select({ n: count() }).from(webhooks), limits.webhooks),
+							key.unused,
+						),
+					),
+			)
+			.returning({ ...webhook.tagged, secret: webhooks.secret }),
+		// A replay shows the secret again, so the record keeps it as the row does: sealed.
+		remember: key.remember(
+			webhook,
+			sql`json_set(${webhook.json}, '$.secret', ${webhooks.secret})`,
+		),
+	}),
+}));
+
+/** Creates the webhook (see {@link creating}); answers it, or the response stored for its idempotency key. */
 export const createWebhook = async (
 	db: Db,
 	fields: { url: string; events: EventType[]; secret: SealedSecret },
 	keyed: Keyed | undefined,
 	now: number,
 ) => {
-	const key = idempotencySteps(db, keyed);
-	const { stored, created } = await write(db, {
-		forgetExpired: key.forgetExpired,
-		stored: key.stored,
-		created: chain({
-			// INSERT … SELECT: the count and the insert are one statement, so two creations cannot both pass it.
-			webhook: db
-				.insert(webhooks)
-				.select(
-					db
-						.select({
-							id: autoId,
-							url: sql`${fields.url}`.as("url"),
-							events: sql`${JSON.stringify(fields.events)}`.as("events"),
-							secret: sql`${fields.secret}`.as("secret"),
-							previousSecret: sql`NULL`.as("previous_secret"),
-							previousSecretExpiresAt: sql`NULL`.as(
-								"previous_secret_expires_at",
-							),
-							createdAt: sql`${new Date(now).toISOString()}`.as("created_at"),
-							disabled: sql`0`.as("disabled"),
-							version: sql`1`.as("version"),
-						})
-						.from(oneRow)
-						.where(
-							and(
-								lt(db.select({ n: count() }).from(webhooks), limits.webhooks),
-								key.unused,
-							),
-						),
-				)
-				.returning({ ...webhook.tagged, secret: webhooks.secret }),
-			// A replay shows the secret again, so the record keeps it as the row does: sealed.
-			remember: key.remember(
-				webhook,
-				sql`json_set(${webhook.json}, '$.secret', ${webhooks.secret})`,
-			),
-		}),
-	});
+	const { stored, created } = await creating(
+		db,
+		{
+			url: fields.url,
+			events: JSON.stringify(fields.events),
+			secret: fields.secret,
+			createdAt: new Date(now).toISOString(),
+		},
+		keyed,
+	);
 	const outcome = createdOrStored(
 		created.webhook.map((row) => ({
 			...row,
