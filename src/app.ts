@@ -1,6 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { except } from "hono/combine";
-import { cors } from "hono/cors";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import * as resources from "./db/resources";
@@ -9,9 +8,9 @@ import { nudgeOutbox } from "./events/nudge";
 import { health } from "./health";
 import { limitBody } from "./http/body-limit";
 import { servedFrom } from "./http/code-samples";
+import { cors } from "./http/cors";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./http/secure-headers";
-import { bookmarkHeader } from "./http/session";
 import { validationHook } from "./http/validation";
 import { bearerAuth, documentConfig } from "./openapi";
 import { reference } from "./reference";
@@ -37,34 +36,7 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	// invocation logs (`[observability]`) record each request's method, URL, status and duration.
 	app.use(requestId(), except(referencePages, apiSecurityHeaders));
 	app.use(referencePages, pageSecurityHeaders);
-	app.use(
-		cors({
-			origin: "*",
-			allowHeaders: [
-				"Authorization",
-				"Content-Type",
-				"Idempotency-Key",
-				"If-Match",
-				"If-None-Match",
-				"X-Request-Id",
-				bookmarkHeader,
-			],
-			allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
-			exposeHeaders: [
-				"Link",
-				"ETag",
-				"Location",
-				"Deprecation",
-				"Sunset",
-				"Retry-After",
-				"X-Request-Id",
-				"Idempotency-Replayed",
-				bookmarkHeader,
-			],
-			maxAge: 86400,
-		}),
-		limitBody,
-	);
+	app.use(cors, limitBody);
 	app.use(methodNotAllowed({ app, onMethodNotAllowed }));
 	app.use(async (c, next) => {
 		c.set("now", now);

@@ -8,8 +8,8 @@ const asset = async (c: Context<AppEnv>) => {
 	if (file.status === 404) {
 		throw new ApiError("not_found", `No resource at ${c.req.path}.`);
 	}
-	// A copy, so that the app's middleware can add its headers.
-	return new Response(file.body, file);
+	// Through the context, so that the headers the app's middleware staged are added.
+	return c.newResponse(file.body, file);
 };
 
 /** GET /reference: the interactive API reference, whose files stay outside the Worker bundle. */

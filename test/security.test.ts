@@ -5,6 +5,7 @@ import {
 	anonymous,
 	api,
 	createCategory,
+	createPet,
 	expectError,
 	send,
 	servedDocument,
@@ -267,6 +268,36 @@ describe("headers on every response", () => {
 				"idempotency-replayed",
 			]),
 		);
+	});
+
+	it("gives every kind of answer its CORS headers and request id: errors, 304, the document and the reference page", async () => {
+		const pet = await createPet((await createCategory()).id);
+		const read = await anonymous(`/pets/${pet.id}`);
+		const answers = {
+			refused: await write({}),
+			missing: await anonymous("/nowhere"),
+			wrongMethod: await anonymous("/pets", { method: "DELETE" }),
+			notModified: await anonymous(`/pets/${pet.id}`, {
+				headers: { "if-none-match": read.headers.get("etag") ?? "" },
+			}),
+			document: await anonymous("/doc"),
+			page: await anonymous("/reference"),
+		};
+		expect(answers.refused.status).toBe(401);
+		expect(answers.missing.status).toBe(404);
+		expect(answers.wrongMethod.status).toBe(405);
+		expect(answers.notModified.status).toBe(304);
+		for (const [name, response] of Object.entries(answers)) {
+			expect(
+				response.headers.get("access-control-allow-origin"),
+				`${name}: ${response.status}`,
+			).toBe("*");
+			expect(
+				response.headers.get("access-control-expose-headers"),
+				name,
+			).toContain("X-Request-Id");
+			expect(response.headers.get("x-request-id"), name).toBeTruthy();
+		}
 	});
 });
 
