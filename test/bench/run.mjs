@@ -308,7 +308,7 @@ for (const [scenario, label] of Object.entries(scenarios)) {
 			"",
 			f(time.floorMs, 2),
 			"",
-			f(time.appMs / time.floorMs, 2),
+			f(time.ratio, 2),
 		],
 		[
 			`${label}: D1 calls/req`,

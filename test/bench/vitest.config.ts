@@ -1,8 +1,46 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { build } from "esbuild";
 import { defineConfig } from "vitest/config";
+import { unstable_readConfig } from "wrangler";
 
 // The in-runtime benchmark: run by `npm run bench`, never by `npm test`.
+
+/**
+ * sides.ts bundled as `wrangler deploy` bundles a Worker (its esbuild options, and wrangler.toml's `minify`), so
+ * that both sides run as they would be deployed. Unbundled, Vite's module runner would serve each of the app's
+ * hundred modules on its own, reaching every import through a getter, which a Worker never does.
+ */
+const bundledSides = async () => {
+	const { minify } = unstable_readConfig({
+		config: `${import.meta.dirname}/../../wrangler.toml`,
+	});
+	const outfile = join(
+		await mkdtemp(join(tmpdir(), "petstore-bench-")),
+		"sides.js",
+	);
+	await build({
+		entryPoints: [`${import.meta.dirname}/sides.ts`],
+		outfile,
+		bundle: true,
+		format: "esm",
+		target: "es2024",
+		conditions: ["workerd", "worker", "browser"],
+		external: ["cloudflare:*"],
+		keepNames: true,
+		minify,
+		define: { "process.env.NODE_ENV": '"production"' },
+		logLevel: "error",
+	});
+	return outfile;
+};
+
 export default defineConfig(async () => ({
+	resolve: {
+		alias: [{ find: /^\.\/sides$/, replacement: await bundledSides() }],
+	},
 	plugins: [
 		cloudflareTest({
 			wrangler: { configPath: `${import.meta.dirname}/../../wrangler.toml` },
