@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
+import { Hono } from "hono";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { cors } from "../src/http/cors";
 import { apiRoute } from "../src/http/route";
 import {
 	anonymous,
@@ -267,6 +269,15 @@ describe("headers on every response", () => {
 				"x-request-id",
 				"idempotency-replayed",
 			]),
+		);
+	});
+
+	it("gives a Response a handler built itself its CORS headers too", async () => {
+		const app = new Hono().use(cors).get("/raw", () => new Response("raw"));
+		const response = await app.request("/raw");
+		expect(response.headers.get("access-control-allow-origin")).toBe("*");
+		expect(response.headers.get("access-control-expose-headers")).toContain(
+			"ETag",
 		);
 	});
 

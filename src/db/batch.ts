@@ -6,6 +6,7 @@ import {
 	type Preparable,
 	type Rendered,
 	render,
+	renderer,
 	type Slot,
 	slot,
 	type Values,
@@ -109,12 +110,12 @@ export const write = async <S extends Record<string, Step>>(
 /**
  * A {@link write} whose statements are the same for every request of one `shape` (such as: with or without an
  * idempotency key): `build` runs once per isolate and shape, with placeholders for the values of `V`, and each
- * request binds its values to the statements rendered then.
+ * request binds its values to the statements rendered then (see src/db/prepared.ts).
  */
 export const preparedWrite = <
-	V extends Values,
-	Shape extends string,
-	S extends Record<string, Step>,
+	V extends Values = Record<never, never>,
+	Shape extends string = never,
+	S extends Record<string, Step> = Record<string, Step>,
 >(
 	build: (db: Db, $: Slot<V>, shape: Shape) => S,
 ) => {
@@ -122,10 +123,14 @@ export const preparedWrite = <
 		Shape,
 		(Rendered & { name: string; link?: string })[]
 	>();
-	return async (db: Db, shape: Shape, values: V): Promise<Answer<S>> => {
+	return async (
+		db: Db,
+		shape: NoInfer<Shape>,
+		values: NoInfer<V>,
+	): Promise<Answer<S>> => {
 		let statements = shapes.get(shape);
 		if (statements === undefined) {
-			statements = named(build(db, slot<V>(), shape)).map(
+			statements = named(build(renderer, slot<V>(), shape)).map(
 				({ name, link, statement }) => ({ name, link, ...render(statement) }),
 			);
 			shapes.set(shape, statements);

@@ -5,7 +5,7 @@ import type {
 	SQLiteTable,
 } from "drizzle-orm/sqlite-core";
 import type { Db } from "./client";
-import { preparedRead, type Slot } from "./prepared";
+import { preparedSelect, type Slot } from "./prepared";
 
 /** The columns a resource shows, by the names the API answers them with. */
 type Projection = Record<string, SQLiteColumn>;
@@ -87,7 +87,7 @@ export const defineResource = <P extends Projection>(
 		return join ? query.innerJoin(join.table, join.on) : query;
 	};
 	const tagged = { ...projection, etag };
-	const byKey = preparedRead((db, $: Slot<{ key: number }>) =>
+	const byKey = preparedSelect((db, $: Slot<{ key: number }>) =>
 		select(db, tagged).where(eq(key, $("key"))),
 	);
 	const nullable = Object.entries(projection)
@@ -114,7 +114,8 @@ export const defineResource = <P extends Projection>(
 		newest: sql<number>`(SELECT max(${key}) FROM ${table})`,
 		select,
 		/** The resource whose key is `id`, with its ETag, if there is one. */
-		find: (db: Db, id: number) => byKey(db, { key: id }).then(([row]) => row),
+		find: (db: Db, id: number) =>
+			byKey(db, { key: id }).then((rows) => rows.at(0)),
 		/** A row read through the projection, as the API answers it (see {@link Answer}). */
 		answer: <R extends Record<string, unknown>>(row: R) => {
 			const answer: Record<string, unknown> = { ...row };

@@ -133,13 +133,17 @@ export type KeySteps = ReturnType<typeof idempotencySteps>;
  * A create that takes an `Idempotency-Key`: a {@link preparedWrite} of the steps `build` makes with the key's
  * steps, prepared once with them and once without. Answers each step's result by its name.
  */
-export const keyedCreate = <V extends Values, S extends Record<string, Step>>(
+export const keyedCreate = <
+	// The key's own values take their names.
+	V extends Values & { [K in keyof KeyValues]?: never } = Record<never, never>,
+	S extends Record<string, Step> = Record<string, Step>,
+>(
 	build: (db: Db, $: Slot<V>, key: KeySteps) => S,
 ) => {
 	const create = preparedWrite((db, $: Slot<V>, shape: "keyed" | "unkeyed") =>
 		build(db, $, idempotencySteps(db, shape === "keyed")),
 	);
-	return (db: Db, values: V, keyed: Keyed | undefined) =>
+	return (db: Db, values: NoInfer<V>, keyed: Keyed | undefined) =>
 		keyed === undefined
 			? create(db, "unkeyed", values)
 			: create(db, "keyed", { ...values, ...keyValues(keyed) });

@@ -9,9 +9,10 @@ import { watchedD1 } from "../support/d1";
 import { createApp, createFloor } from "./sides";
 
 // Requests per timed run, and runs per side: the app and the floor take turns, in reverse order every other
-// round, so that a noisy machine hits both alike. Both are bundled as `wrangler deploy` would (vitest.config.ts). Times are wall time: workerd's clock moves only at I/O, so
-// each request's time includes its local D1 work, which both sides share. A request ends when its body is
-// read and its `waitUntil` work (the queue nudge) is done.
+// round, so that a noisy machine hits both alike. Both run bundled as `wrangler deploy` bundles a Worker (see
+// vitest.config.ts). Times are wall time: workerd's clock moves only at I/O, so each request's time includes
+// its local D1 work, which both sides share. A request ends when its body is read and its `waitUntil` work (the
+// queue nudge) is done.
 const requests = Number(env.BENCH_REQUESTS);
 const rounds = 9;
 const token = env.API_TOKEN.split(",")[0];
