@@ -47,6 +47,7 @@ export type Rendered = {
 	mapResult: (result: unknown, fromBatch: boolean) => unknown;
 };
 
+/** Renders a statement built with the {@link renderer}. */
 export const render = (statement: Preparable): Rendered => {
 	const prepared = statement.prepare();
 	const { sql, params } = prepared.getQuery();
