@@ -9,7 +9,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { root, startWranglerDev, wrangler } from "../support/wrangler-dev.mjs";
+import { startWranglerDev, wrangler } from "../support/wrangler-dev.mjs";
+import { inRuntime } from "./in-runtime.mjs";
 import { inspect } from "./inspector.mjs";
 import { liveHeap, rssByProcess } from "./memory.mjs";
 import { profiler } from "./profile.mjs";
@@ -108,24 +109,6 @@ const startupMs = (config) => {
 	const active = /Active: ([\d.]+) ms/.exec(output);
 	if (!active) throw new Error(`no start-up time for ${config}\n${output}`);
 	return Number(active[1]);
-};
-
-/** In-runtime time per request of the app and the floor (test/bench/runtime.bench.ts). */
-const inRuntime = () => {
-	const result = spawnSync(
-		"vitest",
-		["run", "--config", "test/bench/vitest.config.ts"],
-		{
-			cwd: root,
-			encoding: "utf8",
-		},
-	);
-	const line = result.stdout
-		.split("\n")
-		.find((text) => text.includes("BENCH "));
-	if (!line)
-		throw new Error(`runtime bench failed\n${result.stdout}\n${result.stderr}`);
-	return JSON.parse(line.slice(line.indexOf("BENCH ") + 6));
 };
 
 /** Starts every side of `sides` under `wrangler dev`, runs `measure(servers)`, and stops them all. */
@@ -280,7 +263,8 @@ const startups = Object.fromEntries(names.map((name) => [name, []]));
 for (let sample = 0; sample < 9; sample++) {
 	for (const name of names) startups[name].push(startupMs(sides[name].config));
 }
-const runtime = inRuntime();
+// In-runtime time per request of the app and the floor.
+const runtime = inRuntime("runtime.bench.ts", "BENCH");
 const loaded = await loadUnderWranglerDev(sides);
 const profiles = await profileUnderWranglerDev(await profileSides(work));
 const memory = await memoryUnderWranglerDev(

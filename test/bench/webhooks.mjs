@@ -1,10 +1,10 @@
 // `npm run bench`'s webhook figures: D1 round trips per write with its background work (in the runtime,
 // background.bench.ts), and deliveries per second from a backlog of 500 events to 3 endpoints under
 // `wrangler dev`, received by a server on 127.0.0.1.
-import { spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { root, startWranglerDev, wrangler } from "../support/wrangler-dev.mjs";
+import { startWranglerDev, wrangler } from "../support/wrangler-dev.mjs";
+import { inRuntime } from "./in-runtime.mjs";
 
 const port = 8840;
 const receiverPort = 8841;
@@ -12,24 +12,7 @@ const endpoints = 3;
 const backlog = 500;
 
 /** Per writes-per-batch: D1 round trips per write, all told and in the foreground alone. */
-const roundTrips = () => {
-	const result = spawnSync(
-		"vitest",
-		["run", "--config", "test/bench/vitest.config.ts"],
-		{
-			cwd: root,
-			encoding: "utf8",
-			env: { ...process.env, BENCH_FILE: "background.bench.ts" },
-		},
-	);
-	const line = result.stdout
-		.split("\n")
-		.find((text) => text.includes("WEBHOOKS "));
-	if (!line) {
-		throw new Error(`webhook bench failed\n${result.stdout}\n${result.stderr}`);
-	}
-	return JSON.parse(line.slice(line.indexOf("WEBHOOKS ") + 9));
-};
+const roundTrips = () => inRuntime("background.bench.ts", "WEBHOOKS");
 
 /** The backlog: events that wait in the outbox, newer than the webhooks, so that each one receives them all. */
 const backlogSql = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${backlog})

@@ -1,0 +1,22 @@
+// Runs a benchmark inside the Workers runtime (test/bench/vitest.config.ts) and reads what it logged.
+import { spawnSync } from "node:child_process";
+import { root } from "../support/wrangler-dev.mjs";
+
+/** Runs the bench `file` and answers the JSON it logged after `tag` (e.g. `BENCH`). */
+export const inRuntime = (file, tag) => {
+	const result = spawnSync(
+		"vitest",
+		["run", "--config", "test/bench/vitest.config.ts"],
+		{
+			cwd: root,
+			encoding: "utf8",
+			env: { ...process.env, BENCH_FILE: file },
+		},
+	);
+	const marker = `${tag} `;
+	const line = result.stdout.split("\n").find((text) => text.includes(marker));
+	if (!line) {
+		throw new Error(`${file} failed\n${result.stdout}\n${result.stderr}`);
+	}
+	return JSON.parse(line.slice(line.indexOf(marker) + marker.length));
+};
