@@ -1,4 +1,4 @@
-// The layers of src/, from the ground up: models ← db ← http ← resources (events beside them) ← the app.
+// The layers of src/, from the ground up: models ← db ← http ← webhooks ← resources ← the app.
 // `npm run lint` fails on an import that points up, or on any cycle.
 
 /** The app's own files at the top of src/ (the Worker, the app, its routers and the Cron), env.ts aside. */
@@ -21,25 +21,29 @@ module.exports = {
 			to: { circular: true },
 		},
 		below("models-are-the-ground", "^src/models/", [
-			"^src/(db|http|events|resources)/",
+			"^src/(db|http|webhooks|resources)/",
 			"^src/env[.]ts$",
 			app,
 		]),
 		below("db-below-http", "^src/db/", [
-			"^src/(http|events|resources)/",
+			"^src/(http|webhooks|resources)/",
 			"^src/env[.]ts$",
 			app,
 		]),
 		below("env-below-http", "^src/env[.]ts$", [
-			"^src/(http|events|resources)/",
+			"^src/(http|webhooks|resources)/",
 			app,
 		]),
-		below("http-below-resources", "^src/http/", [
-			"^src/(events|resources)/",
+		below("http-below-webhooks", "^src/http/", [
+			"^src/(webhooks|resources)/",
 			app,
 		]),
-		below("resources-below-app", "^src/resources/", ["^src/events/", app]),
-		below("events-beside-resources", "^src/events/", ["^src/resources/", app]),
+		// Resources use the webhooks module (delivery, secrets, URL rules); it never reaches into a resource.
+		below("webhooks-below-resources", "^src/webhooks/", [
+			"^src/resources/",
+			app,
+		]),
+		below("resources-below-app", "^src/resources/", [app]),
 	],
 	options: {
 		doNotFollow: { path: "node_modules" },

@@ -4,7 +4,6 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import * as resources from "./db/resources";
 import type { AppEnv } from "./env";
-import { nudgeOutbox } from "./events/nudge";
 import { health } from "./health";
 import { limitBody } from "./http/body-limit";
 import { servedFrom } from "./http/code-samples";
@@ -20,6 +19,7 @@ import { inventoryRouter } from "./resources/inventory";
 import { ordersRouter } from "./resources/orders";
 import { petsRouter } from "./resources/pets";
 import { webhooksRouter } from "./resources/webhooks";
+import { nudgeOutbox } from "./webhooks/nudge";
 
 /** The reference page and its files (the wildcard matches `/reference` itself). */
 const referencePages = "/reference/*";

@@ -1,9 +1,9 @@
 import { createApp } from "./app";
-import { consume } from "./events/consumer";
-import type { WebhookMessage } from "./events/nudge";
 import { scheduled } from "./scheduled";
+import { consume } from "./webhooks/consumer";
+import type { WebhookMessage } from "./webhooks/nudge";
 
-export { WebhookEndpoint } from "./events/endpoint";
+export { WebhookEndpoint } from "./webhooks/endpoint";
 
 export default {
 	fetch: createApp().fetch,

@@ -1,9 +1,9 @@
 import { lt } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { events } from "./db/schema";
-import { nudge } from "./events/nudge";
 import { pruneIdempotencyKeys } from "./http/idempotency";
 import { durations } from "./models/limits";
+import { nudge } from "./webhooks/nudge";
 
 /**
  * The Cron Trigger's work (`[triggers]` in wrangler.toml), every minute: deletes expired idempotency records

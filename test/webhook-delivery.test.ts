@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import { Webhook as Verifier } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { endpointOf } from "../src/db/webhook-endpoints";
 import { getEndpoint } from "../src/resources/webhooks/queries";
+import { endpointOf } from "../src/webhooks/endpoints";
 import { anonymous, api, expectError, testApp, testNow } from "./support/api";
 import {
 	attemptedOnce,

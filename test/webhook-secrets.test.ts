@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { openSecret, sealSecret } from "../src/db/secret-box";
+import { openSecret, sealSecret } from "../src/webhooks/secret-box";
 import { api, expectError, send, testApp } from "./support/api";
 import { watchedD1 } from "./support/d1";
 

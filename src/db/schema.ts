@@ -152,14 +152,14 @@ export const events = sqliteTable(
 
 /**
  * Endpoints that receive events, signed with their own secret (Standard Webhooks). Their delivery state lives
- * in each one's Durable Object (src/events/endpoint.ts), not here.
+ * in each one's Durable Object (src/webhooks/endpoint.ts), not here.
  */
 export const webhooks = sqliteTable("webhooks", {
 	id: integer("id").primaryKey({ autoIncrement: true }),
 	url: text("url").notNull(),
 	/** The event types it receives, as a JSON array. */
 	events: text("events", { mode: "json" }).$type<EventType[]>().notNull(),
-	/** The `whsec_` signing secret, sealed by src/db/secret-box.ts: encrypted at rest. */
+	/** The `whsec_` signing secret, sealed by src/webhooks/secret-box.ts: encrypted at rest. */
 	secret: text("secret").notNull(),
 	/** The secret a rotation replaced: it keeps signing, beside the new one, until `previousSecretExpiresAt`. */
 	previousSecret: text("previous_secret"),

@@ -9,6 +9,8 @@ export const limits = {
 	stock: 1_000_000,
 	/** Request bodies are JSON documents of a few fields: 16 KiB is generous. */
 	requestBodyBytes: 16 * 1024,
+	/** The longest webhook URL, as sent and as stored. */
+	webhookUrl: 2048,
 	/** Webhooks that may exist at once. */
 	webhooks: 20,
 } as const;

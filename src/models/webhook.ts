@@ -1,29 +1,16 @@
 import { z } from "@hono/zod-openapi";
 import { EventType, eventTypes } from "./event-types";
 import { Id } from "./id";
-import { durations, inWords } from "./limits";
-import {
-	checkWebhookUrl,
-	maxWebhookUrlLength,
-	webhookUrlRules,
-} from "./webhook-url";
+import { durations, inWords, limits } from "./limits";
 
-// Local development is the most permissive environment: what it refuses, every environment refuses. The
-// handler checks the rest where it knows the environment.
-const localDevelopment = { WEBHOOKS_ALLOW_LOOPBACK: "true" };
+/** The rules of src/webhooks/url.ts, as the document states them. */
+const webhookUrlRules = `An https URL of at most ${limits.webhookUrl} characters, stored and answered normalised (\`new URL(url).href\`). Refused: control characters and whitespace (leading and trailing included), credentials, and hosts that are not public: loopback, private, link-local, shared (CGNAT, 100.64.0.0/10), unique-local, site-local, unspecified, multicast, documentation and reserved IP literals (in any spelling \`new URL\` reads, IPv4-mapped and other IPv4-embedding IPv6 forms included), and the names \`localhost\`, \`*.localhost\`, \`*.local\`, \`*.internal\` and single-label names. Plain http and loopback hosts only in local development (\`WEBHOOKS_ALLOW_LOOPBACK\`).`;
 
-const WebhookUrl = z
-	.string()
-	// Too long is answered once, without parsing it.
-	.max(maxWebhookUrlLength, { abort: true })
-	.superRefine((text, ctx) => {
-		const { problem } = checkWebhookUrl(text, localDevelopment);
-		if (problem) ctx.addIssue({ code: "custom", message: problem });
-	})
-	.openapi({
-		description: webhookUrlRules,
-		example: "https://shop.example/hooks/petstore",
-	});
+// The rules need the environment (local development may use loopback), so the operations check them.
+const WebhookUrl = z.string().max(limits.webhookUrl).openapi({
+	description: webhookUrlRules,
+	example: "https://shop.example/hooks/petstore",
+});
 
 export const NewWebhook = z
 	.strictObject({

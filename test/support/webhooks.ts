@@ -5,10 +5,10 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
-import { endpointOf } from "../../src/db/webhook-endpoints";
-import { consume } from "../../src/events/consumer";
-import type { WebhookMessage } from "../../src/events/nudge";
 import type { WebhookDelivery } from "../../src/models/webhook-delivery";
+import { consume } from "../../src/webhooks/consumer";
+import { endpointOf } from "../../src/webhooks/endpoints";
+import type { WebhookMessage } from "../../src/webhooks/nudge";
 import { api, collectPages, createCategory, send } from "./api";
 
 /**

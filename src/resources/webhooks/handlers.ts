@@ -1,7 +1,5 @@
 import type { Context } from "hono";
 import { webhook as resource } from "../../db/resources";
-import { openSecret, type SealedSecret, sealSecret } from "../../db/secret-box";
-import { endpointOf } from "../../db/webhook-endpoints";
 import type { AppEnv } from "../../env";
 import { ifMatch, withETag } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
@@ -10,20 +8,15 @@ import { listPage } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
 import { byId } from "../../models/id";
 import type { DeliveryState, Webhook } from "../../models/webhook";
-import { checkWebhookUrl } from "../../models/webhook-url";
+import { endpointOf } from "../../webhooks/endpoints";
+import {
+	openSecret,
+	type SealedSecret,
+	sealSecret,
+} from "../../webhooks/secret-box";
+import { storableUrl } from "../../webhooks/url";
 import * as queries from "./queries";
 import type * as routes from "./routes";
-
-/** The URL as stored, normalised; a validation_error on `body.url` where this environment may not deliver to it. */
-const allowedUrl = (url: string, env: Env) => {
-	const { href, problem } = checkWebhookUrl(url, env);
-	if (problem !== undefined) {
-		throw new ApiError("validation_error", undefined, [
-			{ path: "body.url", message: problem },
-		]);
-	}
-	return href;
-};
 
 /** `whsec_` and 32 random bytes in base64: the Standard Webhooks secret format. */
 const newSecret = () =>
@@ -65,7 +58,7 @@ export const createWebhook: AppRouteHandler<
 > = async (c) => {
 	const body = c.req.valid("json");
 	const keyed = await keyOf(c, body);
-	const url = allowedUrl(body.url, c.env);
+	const url = storableUrl(body.url, c.env);
 	const sealed = await sealSecret(newSecret(), c.env);
 	const { secret, ...webhook } = createdOrReplayed<
 		Omit<Webhook, keyof DeliveryState> & { secret: SealedSecret }
@@ -109,7 +102,7 @@ export const updateWebhook: AppRouteHandler<
 		c.req.valid("param").webhookId,
 		patch.url === undefined
 			? patch
-			: { ...patch, url: allowedUrl(patch.url, c.env) },
+			: { ...patch, url: storableUrl(patch.url, c.env) },
 		ifMatch(c),
 	);
 	const delivery = await endpointOf(c.env, webhook.id).configure(

@@ -14,8 +14,6 @@ import {
 import type { Slot } from "../../db/prepared";
 import { webhook } from "../../db/resources";
 import { webhooks } from "../../db/schema";
-import type { SealedSecret } from "../../db/secret-box";
-import { configOf, endpointColumns } from "../../db/webhook-endpoints";
 import { ApiError } from "../../http/errors";
 import {
 	createdOrStored,
@@ -27,6 +25,8 @@ import type { Page } from "../../http/pagination";
 import type { EventType } from "../../models/event-types";
 import { durations, limits } from "../../models/limits";
 import type { WebhookPatch } from "../../models/webhook";
+import { configOf, endpointColumns } from "../../webhooks/endpoints";
+import type { SealedSecret } from "../../webhooks/secret-box";
 
 /** A webhook with its endpoint's columns: what a change answers, and what its Durable Object is told. */
 const withEndpoint = { ...webhook.tagged, ...endpointColumns };

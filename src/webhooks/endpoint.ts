@@ -1,7 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
-import { openSecret } from "../db/secret-box";
-import type { EndpointConfig } from "../db/webhook-endpoints";
 import { durations } from "../models/limits";
 import type { DeliveryState } from "../models/webhook";
 import type { WebhookDelivery } from "../models/webhook-delivery";
@@ -13,8 +11,10 @@ import {
 	endpointStore,
 	type Replay,
 } from "./endpoint-store";
+import type { EndpointConfig } from "./endpoints";
 import { deliveryOf, subscribedEventsAfter } from "./outbox-reads";
 import { nextAttemptAt } from "./schedule";
+import { openSecret } from "./secret-box";
 
 /** Deliveries attempted per run of the alarm, and at once: a backlog is worked through run after run. */
 const runSize = 100;

@@ -1,8 +1,9 @@
-// Where a webhook may point (API.md §9 "URLs"): pure rules, read by the request schema and, where the
-// environment is known, by the handlers.
+import { ApiError } from "../http/errors";
+import { limits } from "../models/limits";
 
-/** The longest webhook URL, as sent and as stored. */
-export const maxWebhookUrlLength = 2048;
+// Where a webhook may point (API.md §9 "URLs"), checked once, by the operations that store a URL.
+
+const maxWebhookUrlLength = limits.webhookUrl;
 const tooLong = `must be at most ${maxWebhookUrlLength} characters`;
 
 /** The binding that decides where webhooks may point: "true" (local development) adds this machine. */
@@ -12,9 +13,6 @@ type WebhookUrlEnv = Pick<Env, "WEBHOOKS_ALLOW_LOOPBACK">;
 type CheckedWebhookUrl =
 	| { href: string; problem?: never }
 	| { problem: string; href?: never };
-
-/** The rules below, as the document states them. */
-export const webhookUrlRules = `An https URL of at most ${maxWebhookUrlLength} characters, stored and answered normalised (\`new URL(url).href\`). Refused: control characters and whitespace (leading and trailing included), credentials, and hosts that are not public: loopback, private, link-local, shared (CGNAT, 100.64.0.0/10), unique-local, site-local, unspecified, multicast, documentation and reserved IP literals (in any spelling \`new URL\` reads, IPv4-mapped and other IPv4-embedding IPv6 forms included), and the names \`localhost\`, \`*.localhost\`, \`*.local\`, \`*.internal\` and single-label names. Plain http and loopback hosts only in local development (\`WEBHOOKS_ALLOW_LOOPBACK\`).`;
 
 const loopback = "a loopback host";
 
@@ -123,7 +121,7 @@ const hostRefusal = (hostname: string) => {
 const unsafeCharacters = /[\s\p{Cc}]/u;
 
 /** Checks a webhook URL against the rules of API.md §9 where `env` runs, and normalises it. */
-export const checkWebhookUrl = (
+const checkWebhookUrl = (
 	text: string,
 	env: WebhookUrlEnv,
 ): CheckedWebhookUrl => {
@@ -151,4 +149,15 @@ export const checkWebhookUrl = (
 		return { problem: `must name a public host, not ${refusal}` };
 	}
 	return { href: url.href };
+};
+
+/** The URL as stored, normalised; a `validation_error` on `body.url` where `env` may not deliver to it. */
+export const storableUrl = (url: string, env: WebhookUrlEnv) => {
+	const { href, problem } = checkWebhookUrl(url, env);
+	if (problem !== undefined) {
+		throw new ApiError("validation_error", undefined, [
+			{ path: "body.url", message: problem },
+		]);
+	}
+	return href;
 };

@@ -1,14 +1,14 @@
-// A webhook's endpoint: the Durable Object that delivers its events (src/events/endpoint.ts), and the config it
+// A webhook's endpoint: the Durable Object that delivers its events (src/webhooks/endpoint.ts), and the config it
 // delivers with, read from D1 by the sweep and by the webhook operations that change it.
 
-import { webhooks } from "./schema";
+import { webhooks } from "../db/schema";
 
 /** What a webhook's Durable Object needs to deliver: where, signed with which secrets, as of which version. */
 export type EndpointConfig = {
 	webhookId: number;
 	url: string;
 	/**
-	 * Sealed (src/db/secret-box.ts), newest first; a rotated-out secret keeps signing until `expiresAt` (Unix
+	 * Sealed (src/webhooks/secret-box.ts), newest first; a rotated-out secret keeps signing until `expiresAt` (Unix
 	 * ms). The endpoint opens them when it signs, so they are at rest encrypted there too.
 	 */
 	secrets: { secret: string; expiresAt: number | null }[];

@@ -1,10 +1,10 @@
-import type { EndpointConfig } from "../db/webhook-endpoints";
 import { durations } from "../models/limits";
 import type {
 	DeliveryOutcome,
 	WebhookDelivery,
 } from "../models/webhook-delivery";
 import type { AttemptResult, Delivery } from "./delivery";
+import type { EndpointConfig } from "./endpoints";
 import type { Subscription } from "./outbox-reads";
 
 // A webhook's Durable Object storage (SQLite, private to the object): its config and delivery state, the

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { webhooks } from "../db/schema";
-import { configOf, endpointColumns, endpointOf } from "../db/webhook-endpoints";
+import { configOf, endpointColumns, endpointOf } from "./endpoints";
 import {
 	deliveryOf,
 	markHandedOver,
