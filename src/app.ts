@@ -42,7 +42,7 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		c.set("now", now);
 		await next();
 	});
-	// Writes to these record events (src/db/outbox.ts): once one has succeeded, the outbox is nudged. A
+	// Writes to these record events (src/db/write.ts): once one has succeeded, the outbox is nudged. A
 	// wildcard matches the collection's own path too.
 	for (const { path } of Object.values(resources)) {
 		app.use(`${path}/*`, nudgeOutbox);

@@ -2,10 +2,10 @@ import { z } from "@hono/zod-openapi";
 import { getTableColumns, type SQL, sql, type Table } from "drizzle-orm";
 import { petNames } from "./db/pet-names";
 import * as schema from "./db/schema";
-import { ApiError } from "./http/errors";
 import { jsonContent } from "./http/responses";
 import { apiRoute } from "./http/route";
 import { createRouter } from "./http/router";
+import { ApiError } from "./models/error";
 
 const Health = z
 	.object({ status: z.literal("ok") })

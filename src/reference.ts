@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "./env";
-import { ApiError } from "./http/errors";
+import { ApiError } from "./models/error";
 
 /** Serves a file of the reference page from the Workers static assets (see wrangler.toml). */
 const asset = async (c: Context<AppEnv>) => {

@@ -1,7 +1,7 @@
 import { lt } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
+import { pruneIdempotencyKeys } from "./db/idempotency";
 import { events } from "./db/schema";
-import { pruneIdempotencyKeys } from "./http/idempotency";
 import { durations } from "./models/limits";
 import { nudge } from "./webhooks/nudge";
 

@@ -5,7 +5,7 @@ import { Webhook as Verifier } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getEndpoint } from "../src/resources/webhooks/queries";
 import { endpointOf } from "../src/webhooks/endpoints";
-import { anonymous, api, expectError, testApp, testNow } from "./support/api";
+import { anonymous, api, testApp, testNow } from "./support/api";
 import {
 	attemptedOnce,
 	categoryEvent,
@@ -408,26 +408,6 @@ describe("a deleted webhook", () => {
 			config,
 			[{ eventId, body: "{}" }],
 			later,
-		);
-		await deliverAt(webhook.id, later);
-		expect(receivers.received(webhook.url)).toEqual([]);
-	});
-});
-
-describe("replayWebhook and If-Match", () => {
-	it("answers 412 to a stale ETag and replays nothing", async () => {
-		const receivers = mockReceivers();
-		const webhook = await createWebhook(["category.created"]);
-		await categoryEvent();
-		await expectError(
-			await laterApp.send(
-				"POST",
-				`/webhooks/${webhook.id}/replay`,
-				{ after: 1 },
-				{ "if-match": '"999"' },
-			),
-			412,
-			"precondition_failed",
 		);
 		await deliverAt(webhook.id, later);
 		expect(receivers.received(webhook.url)).toEqual([]);

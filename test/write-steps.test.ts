@@ -1,107 +1,174 @@
 import { env } from "cloudflare:workers";
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import { chain, preparedWrite, write } from "../src/db/batch";
-import type { Slot } from "../src/db/prepared";
-import { categories } from "../src/db/schema";
-import { uniqueName } from "./support/api";
+import { category } from "../src/db/resources";
+import { categories, events, idempotencyKeys } from "../src/db/schema";
+import { changeOne, createOne, type WriteContext } from "../src/db/write";
+import { ApiError } from "../src/models/error";
+import { testNow, uniqueName } from "./support/api";
 import { watchedD1 } from "./support/d1";
 
+// The one write idiom (src/db/write.ts), against the real D1: a change runs only under its conditions, records its
+// event only when it changed a row, and says why it did not.
+
 const db = drizzle(env.DB);
-
-/** A category named `name`, and the statement that describes it when `condition` holds. */
-const scratch = (name: string) => ({
-	insert: db
-		.insert(categories)
-		.values({ name, nameKey: name })
-		.returning({ id: categories.id }),
-	describe: (condition?: ReturnType<typeof and>) =>
-		db
-			.update(categories)
-			.set({ description: "described" })
-			.where(and(eq(categories.nameKey, name), condition)),
-	read: db
-		.select({ description: categories.description })
-		.from(categories)
-		.where(eq(categories.nameKey, name)),
+const ctx = (more: Partial<WriteContext> = {}): WriteContext => ({
+	db,
+	now: testNow,
+	...more,
 });
 
-describe("a write's named steps", () => {
-	it("answers every step by its name, a chain's links by theirs", async () => {
-		const a = scratch(uniqueName("Step"));
-		const result = await write(db, {
-			created: chain({ category: a.insert, described: a.describe }),
-			skipped: undefined,
-			read: a.read,
-		});
-		expect(result.created.category).toEqual([{ id: expect.any(Number) }]);
-		expect(result.created.described.meta.changes).toBe(1);
-		expect(result.skipped).toBeUndefined();
-		expect(result.read).toEqual([{ description: "described" }]);
-	});
+/** The events recorded so far. */
+const eventCount = async () =>
+	(await db.select({ n: sql<number>`count(*)` }).from(events))[0].n;
 
-	it("runs a chain's link only when the link right before it changed a row, whatever ran before the chain", async () => {
-		const a = scratch(uniqueName("Tied"));
-		const b = scratch(uniqueName("Tied"));
-		const { tied } = await write(db, {
-			// Changes a row, right before the chain.
-			before: a.insert,
-			tied: chain({
-				// Changes nothing: no category has this name yet.
-				nothing: b.describe(),
-				follow: (changed) => a.describe(changed),
-			}),
-		});
-		expect(tied.follow.meta.changes).toBe(0);
-		expect(await a.read).toEqual([{ description: null }]);
+const newCategory = async () => {
+	const created = await createOne(ctx(), category, {
+		insert: (allowed) =>
+			db.insert(categories).select(
+				db
+					.select({
+						id: sql`NULL`.as("id"),
+						name: sql`${uniqueName("Step")}`.as("name"),
+						nameKey: sql`${uniqueName("step")}`.as("name_key"),
+						description: sql`NULL`.as("description"),
+						version: sql`1`.as("version"),
+					})
+					.from(sql`(SELECT 1)`)
+					.where(allowed),
+			),
+		events: ["category.created"],
+		refused: new ApiError("category_exists"),
 	});
+	if (!("created" in created)) throw new Error("not created");
+	return created.created;
+};
 
-	it("leaves out a link that is undefined, tying the next to the one before it", async () => {
-		const a = scratch(uniqueName("Gap"));
-		const { tied } = await write(db, {
-			tied: chain({
-				first: a.insert,
-				absent: undefined,
-				follow: (changed) => a.describe(changed),
-			}),
-		});
-		expect(tied.follow.meta.changes).toBe(1);
-	});
-});
-
-describe("a prepared write", () => {
-	/** Describes the category `name`, and answers its description. */
-	const describing = preparedWrite(
-		(db, $: Slot<{ name: string; description: string }>, _: "describe") => ({
-			described: db
-				.update(categories)
-				.set({ description: sql`${$("description")}` })
-				.where(eq(categories.nameKey, $("name")))
-				.returning({ description: categories.description }),
-		}),
+const codeOf = (promise: Promise<unknown>) =>
+	promise.then(
+		() => "changed",
+		(error: ApiError) => error.code,
 	);
 
-	it("binds each request's own values to the statements it built once", async () => {
-		const [a, b] = [uniqueName("Prepared"), uniqueName("Prepared")];
-		await write(db, { a: scratch(a).insert, b: scratch(b).insert });
+describe("a change of one resource", () => {
+	it("answers the changed resource with its new ETag, and records its event, in one D1 call", async () => {
+		const { id, etag } = await newCategory();
+		const before = await eventCount();
 		const d1 = watchedD1(env.DB);
-		const watched = drizzle(d1.binding);
-		const first = await describing(watched, "describe", {
-			name: a,
-			description: "first",
+		const changed = await changeOne(
+			{ db: drizzle(d1.binding), now: testNow, ifMatch: [etag] },
+			category,
+			id,
+			{ set: { description: "changed" }, event: "category.updated" },
+		);
+		expect(changed).toMatchObject({ id, description: "changed" });
+		expect(changed.etag).not.toBe(etag);
+		expect(d1.log().map((call) => call.method)).toEqual(["batch"]);
+		expect(await eventCount()).toBe(before + 1);
+	});
+
+	it("says why nothing changed (missing, stale, refused) and then records nothing", async () => {
+		const { id } = await newCategory();
+		const before = await eventCount();
+		const change = (more: Partial<WriteContext>, refused: boolean, at = id) =>
+			codeOf(
+				changeOne(ctx(more), category, at, {
+					set: { description: "never" },
+					refuse: {
+						when: sql`${refused ? 1 : 0}`,
+						error: new ApiError("category_in_use"),
+					},
+					event: "category.updated",
+				}),
+			);
+		expect(await change({}, false, 9_000_000)).toBe("not_found");
+		expect(await change({ ifMatch: ['"999"'] }, false)).toBe(
+			"precondition_failed",
+		);
+		expect(await change({}, true)).toBe("category_in_use");
+		expect(await eventCount()).toBe(before);
+		const [row] = await db
+			.select({ description: categories.description })
+			.from(categories)
+			.where(eq(categories.id, id));
+		expect(row.description).toBeNull();
+	});
+
+	it("answers an unchanged row as it is when the no-op condition holds, recording nothing", async () => {
+		const { id, etag } = await newCategory();
+		const before = await eventCount();
+		const answered = await changeOne(ctx(), category, id, {
+			set: { description: "never" },
+			refuse: { when: sql`1`, error: new ApiError("category_in_use") },
+			unchangedWhen: sql`1`,
+			event: "category.updated",
 		});
-		const second = await describing(watched, "describe", {
-			name: b,
-			description: "second",
+		expect(answered).toMatchObject({ id, etag });
+		expect(await eventCount()).toBe(before);
+	});
+
+	it("records a first change's event only when that change changed a row, and makes the change either way", async () => {
+		const { id } = await newCategory();
+		const before = await eventCount();
+		const describe = (description: string) =>
+			changeOne(ctx(), category, id, {
+				set: { name: uniqueName("Renamed") },
+				first: (allowed) => [
+					{
+						change: db
+							.update(categories)
+							.set({ description })
+							.where(
+								sql`${allowed} AND ${categories.description} IS NOT ${description}`,
+							),
+						event: { type: "category.updated", resource: category, key: id },
+					},
+				],
+				event: "category.updated",
+			});
+		await describe("first");
+		expect(await eventCount()).toBe(before + 2);
+		await describe("first");
+		expect(await eventCount()).toBe(before + 3);
+	});
+});
+
+describe("a create", () => {
+	it("ties its event and its key's record to the insert, even when a step before it changed a row", async () => {
+		const key = { key: uniqueName("expired-key"), requestHash: "h" };
+		// An expired record of the key: the create's first step forgets it, which changes a row.
+		await db.insert(idempotencyKeys).values({
+			...key,
+			body: "{}",
+			etag: '"1"',
+			createdAt: testNow - 48 * 3600_000,
 		});
-		expect(first.described).toEqual([{ description: "first" }]);
-		expect(second.described).toEqual([{ description: "second" }]);
-		const [one, two] = d1.sent();
-		expect(two.sql).toBe(one.sql);
-		expect([one.params, two.params]).toEqual([
-			["first", a],
-			["second", b],
-		]);
+		const before = await eventCount();
+		const refused = createOne(ctx({ key }), category, {
+			insert: (allowed) =>
+				db.insert(categories).select(
+					db
+						.select({
+							id: sql`NULL`.as("id"),
+							name: sql`'never'`.as("name"),
+							nameKey: sql`'never'`.as("name_key"),
+							description: sql`NULL`.as("description"),
+							version: sql`1`.as("version"),
+						})
+						.from(sql`(SELECT 1)`)
+						.where(sql`${allowed} AND 0`),
+				),
+			events: ["category.created"],
+			refused: new ApiError("category_exists"),
+		});
+		expect(await codeOf(refused)).toBe("category_exists");
+		expect(await eventCount()).toBe(before);
+		expect(
+			await db
+				.select()
+				.from(idempotencyKeys)
+				.where(eq(idempotencyKeys.key, key.key)),
+		).toEqual([]);
 	});
 });

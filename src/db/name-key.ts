@@ -7,7 +7,14 @@ export const nameKey = (name: string) =>
 	name.normalize("NFC").toUpperCase().toLowerCase();
 
 /** The columns to write for fields that may change a name: the name and, with it, its key. */
-export const withNameKey = <T extends { name?: string }>(fields: T) =>
-	fields.name === undefined
+export function withNameKey<T extends { name: string }>(
+	fields: T,
+): T & { nameKey: string };
+export function withNameKey<T extends { name?: string }>(
+	fields: T,
+): T & { nameKey?: string };
+export function withNameKey<T extends { name?: string }>(fields: T) {
+	return fields.name === undefined
 		? fields
 		: { ...fields, nameKey: nameKey(fields.name) };
+}

@@ -1,11 +1,12 @@
 import { eq, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type {
 	SelectedFields,
 	SQLiteColumn,
 	SQLiteTable,
 } from "drizzle-orm/sqlite-core";
+import { ApiError } from "../models/error";
 import type { Db } from "./client";
-import { preparedSelect, type Slot } from "./prepared";
 
 /** The columns a resource shows, by the names the API answers them with. */
 type Projection = Record<string, SQLiteColumn>;
@@ -19,15 +20,12 @@ type Answer<P extends Projection> = {
 	[K in Exclude<keyof P, Nullable<P>>]: P[K]["_"]["data"];
 } & { [K in Nullable<P>]?: P[K]["_"]["data"] };
 
-const isBoolean = (column: SQLiteColumn) =>
-	column.columnType === "SQLiteBoolean";
-
 /**
  * A column's value as JSON: a boolean column holds 0 or 1, which the API answers as `false` or `true`; a JSON
  * column holds JSON text, answered as the value it encodes.
  */
 const jsonValue = (column: SQLiteColumn) => {
-	if (isBoolean(column)) {
+	if (column.columnType === "SQLiteBoolean") {
 		return sql`json(CASE WHEN ${column} THEN 'true' ELSE 'false' END)`;
 	}
 	return column.columnType === "SQLiteTextJson"
@@ -59,48 +57,77 @@ const jsonObject = (projection: Projection) => {
 const etagOf = (versions: SQLiteColumn[]) =>
 	sql<string>`'"' || ${sql.join(versions, sql` || '.' || `)} || '"'`;
 
-type Declaration<P extends Projection> = {
-	/** The collection's path; a resource's own path is this, `/`, and its key. */
-	path: string;
+type Declaration<
+	T extends SQLiteTable,
+	P extends Projection,
+	Path extends string,
+	Param extends string,
+> = {
+	/** What the API calls one of them, in its messages: "Pet". */
+	name: string;
+	/** The collection's path, and the path parameter that names one: `/pets` and `petId`. */
+	path: Path;
+	param: Param;
 	/** The table its rows live in, and (for a resource that shows columns of two rows) the one it joins. */
-	table: SQLiteTable;
+	table: T;
 	join?: { table: SQLiteTable; on: SQL };
 	/** The column that identifies it: its id, the last segment of its path. */
 	key: SQLiteColumn;
 	projection: P;
-	/** The version columns of the rows it shows: each write bumps them, which changes its strong ETag. */
-	versions: SQLiteColumn[];
+	/** The version columns of the rows it shows: each write bumps the first, which changes its strong ETag. */
+	versions: [SQLiteColumn, ...SQLiteColumn[]];
 };
 
 /**
- * A resource declared once: its table, its path, its key, the columns it answers with and its ETag. Reads,
- * writes, event `data` and idempotent replays all derive from it.
+ * A resource declared once: its name, its paths, its table, its key, the columns it answers with and its ETag.
+ * Routes, reads, writes, event `data` and idempotent replays all derive from it.
  */
-export const defineResource = <P extends Projection>(
-	declaration: Declaration<P>,
+export const defineResource = <
+	T extends SQLiteTable,
+	P extends Projection,
+	const Path extends string,
+	const Param extends string,
+>(
+	declaration: Declaration<T, P, Path, Param>,
 ) => {
-	const { path, table, join, key, projection, versions } = declaration;
+	const { name, path, param, table, join, key, projection, versions } =
+		declaration;
 	const etag = etagOf(versions);
 	/** A SELECT of `fields` from its rows, joined as declared. */
 	const select = <F extends SelectedFields>(db: Db, fields: F) => {
-		const query = db.select(fields).from(table).$dynamic();
-		return join ? query.innerJoin(join.table, join.on) : query;
+		const query = db
+			.select(fields)
+			.from(table as SQLiteTable)
+			.$dynamic();
+		// Its fields are named, so the join changes what it reads, not the rows' shape.
+		return join
+			? (query.innerJoin(join.table, join.on) as typeof query)
+			: query;
 	};
 	const tagged = { ...projection, etag };
-	const byKey = preparedSelect((db, $: Slot<{ key: number }>) =>
-		select(db, tagged).where(eq(key, $("key"))),
-	);
 	const nullable = Object.entries(projection)
 		.filter(([, column]) => !column.notNull)
 		.map(([name]) => name);
+	/** A row read through the projection, as the API answers it (see {@link Answer}). */
+	const answer = <R extends Record<string, unknown>>(row: R) => {
+		const answered: Record<string, unknown> = { ...row };
+		for (const name of nullable)
+			if (answered[name] === null) delete answered[name];
+		return answered as Omit<R, keyof P> & Answer<P>;
+	};
+	const notFound = (id: number) =>
+		new ApiError("not_found", `${name} ${id} does not exist.`);
 	return {
-		path,
+		name,
 		table,
 		key,
+		/** The version a write of its row bumps. */
+		version: versions[0],
 		projection,
 		etag,
-		/** The projection and the ETag, for the reads and writes that answer one resource. */
-		tagged,
+		/** The collection's path, and one resource's as the document writes it: `/pets/{petId}`. */
+		path,
+		itemPath: `${path}/{${param}}` as `${Path}/{${Param}}`,
 		/** The resource as JSON built in SQL over its rows: what its events and idempotent replays carry. */
 		json: jsonObject(projection),
 		/** Its path as SQL over its rows, e.g. `/pets/1`. */
@@ -113,21 +140,53 @@ export const defineResource = <P extends Projection>(
 		 */
 		newest: sql<number>`(SELECT max(${key}) FROM ${table})`,
 		select,
-		/** The resource whose key is `id`, with its ETag, if there is one. */
-		find: (db: Db, id: number) =>
-			byKey(db, { key: id }).then((rows) => rows.at(0)),
-		/** A row read through the projection, as the API answers it (see {@link Answer}). */
-		answer: <R extends Record<string, unknown>>(row: R) => {
-			const answer: Record<string, unknown> = { ...row };
-			for (const name of nullable)
-				if (answer[name] === null) delete answer[name];
-			return answer as Omit<R, keyof P> & Answer<P>;
+		/** The resource `key` with its ETag, as a query a batch can run; see {@link answer}. */
+		tagged: (db: Db, id: number | SQL) => select(db, tagged).where(eq(key, id)),
+		answer,
+		/** The resource whose key is `id`, with its ETag, as the API answers it; 404 when there is none. */
+		find: async (db: Db, id: number) => {
+			const [row] = await select(db, tagged).where(eq(key, id));
+			if (row === undefined) throw notFound(id);
+			return answer(row);
 		},
+		/** The page of resources after `page.after` (and the next one's first), in key order, as answered. */
+		page: async (db: Db, page: { after: number; limit: number }) =>
+			(
+				await select(db, projection as Projection)
+					.where(sql`${key} > ${page.after}`)
+					.orderBy(key)
+					.limit(page.limit + 1)
+			).map(answer),
+		notFound,
+		/** The same resource read with more columns (a webhook with its endpoint's config), for its own writes. */
+		with: <E extends Projection>(extra: E) =>
+			defineResource({
+				...declaration,
+				projection: { ...projection, ...extra },
+			}),
 	};
 };
 
+type AnyResource = ReturnType<
+	typeof defineResource<SQLiteTable, Projection, string, string>
+>;
+
 /** What writes of any resource read of its declaration. */
 export type Resource = Pick<
-	ReturnType<typeof defineResource>,
-	"table" | "key" | "etag" | "json" | "subject" | "pathOf" | "newest" | "select"
->;
+	AnyResource,
+	| "name"
+	| "table"
+	| "key"
+	| "version"
+	| "etag"
+	| "json"
+	| "subject"
+	| "pathOf"
+	| "newest"
+	| "select"
+	| "notFound"
+> & {
+	tagged: (db: Db, id: number | SQL) => BatchItem<"sqlite">;
+	answer: <R extends Record<string, unknown>>(row: R) => unknown;
+	find: (db: Db, id: number) => Promise<unknown>;
+};

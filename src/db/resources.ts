@@ -5,7 +5,9 @@ import { categories, inventory, orders, pets, webhooks } from "./schema";
 // Each resource of the API, declared once: what its reads answer, its events carry and its replays repeat.
 
 export const pet = defineResource({
+	name: "Pet",
 	path: "/pets",
+	param: "petId",
 	table: pets,
 	key: pets.id,
 	projection: {
@@ -18,7 +20,9 @@ export const pet = defineResource({
 });
 
 export const category = defineResource({
+	name: "Category",
 	path: "/categories",
+	param: "categoryId",
 	table: categories,
 	key: categories.id,
 	projection: {
@@ -30,7 +34,9 @@ export const category = defineResource({
 });
 
 export const order = defineResource({
+	name: "Order",
 	path: "/store/orders",
+	param: "orderId",
 	table: orders,
 	key: orders.id,
 	projection: {
@@ -45,7 +51,9 @@ export const order = defineResource({
 
 /** A pet's stock with its pet's status, read through the join (never copied): either row's write changes it. */
 export const inventoryItem = defineResource({
+	name: "The inventory item of pet",
 	path: "/store/inventory",
+	param: "petId",
 	table: inventory,
 	join: { table: pets, on: eq(pets.id, inventory.petId) },
 	key: inventory.petId,
@@ -59,7 +67,9 @@ export const inventoryItem = defineResource({
 
 /** A webhook without its secrets; its delivery state (failures, last status) comes from its Durable Object. */
 export const webhook = defineResource({
+	name: "Webhook",
 	path: "/webhooks",
+	param: "webhookId",
 	table: webhooks,
 	key: webhooks.id,
 	projection: {

@@ -126,7 +126,7 @@ export const idempotencyKeys = sqliteTable(
 );
 
 /**
- * The outbox: one row per change, written in the same batch as the change (src/db/outbox.ts). A row
+ * The outbox: one row per change, written in the same batch as the change (src/db/write.ts). A row
  * whose `fannedOutAt` is null has not yet been handed to its webhooks' deliveries.
  */
 export const events = sqliteTable(

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
-import { ApiError } from "./errors";
+import { ApiError } from "../models/error";
 
 const encoder = new TextEncoder();
 const sha256 = (text: string) =>

@@ -1,6 +1,6 @@
 import { bodyLimit } from "hono/body-limit";
+import { ApiError } from "../models/error";
 import { limits } from "../models/limits";
-import { ApiError } from "./errors";
 
 /** Answers 413 once a body passes the limit, counting streamed bytes rather than buffering them all. */
 export const limitBody = bodyLimit({

@@ -1,24 +1,8 @@
 import { DrizzleQueryError } from "drizzle-orm/errors";
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ErrorBody, ErrorDetail } from "../models/error";
-import { type ErrorCode, errorCodes, statusOf } from "../models/error-codes";
-
-/** A failure the client can act on; thrown anywhere, rendered once by {@link onError}. */
-export class ApiError extends Error {
-	readonly status: ContentfulStatusCode;
-
-	constructor(
-		readonly code: ErrorCode,
-		message: string = errorCodes[code][1],
-		readonly details?: ErrorDetail[],
-		readonly headers?: Record<string, string>,
-	) {
-		super(message);
-		this.status = statusOf(code);
-	}
-}
+import { ApiError, type ErrorBody, type ErrorDetail } from "../models/error";
+import { type ErrorCode, statusOf } from "../models/error-codes";
 
 const errorBody = (
 	code: ErrorCode,

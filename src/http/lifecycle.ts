@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
-import { ApiError } from "./errors";
+import { ApiError } from "../models/error";
 import type { ResponseHeader } from "./responses";
 
 /** How an operation stands in its life: declared once on the route, it drives the document and the headers. */

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
+import { ApiError } from "../models/error";
 import { limits } from "../models/limits";
-import { ApiError } from "./errors";
 
 const encoder = new TextEncoder();
 

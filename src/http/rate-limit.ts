@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
-import { ApiError } from "./errors";
+import { ApiError } from "../models/error";
 
 // The binding does not expose its period, which is 10 or 60 seconds: waiting 60 is never too early.
 const retryAfterSeconds = 60;

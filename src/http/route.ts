@@ -39,6 +39,11 @@ type ApiRouteConfig = Omit<
 		description: string;
 		/** The one tag that groups the operation. */
 		tag: string;
+		/**
+		 * The operation answers one resource that has a strong `ETag`: a read answers 304 to `If-None-Match`, a change
+		 * honours `If-Match` (412).
+		 */
+		conditional?: true;
 		/** The error codes the handler itself throws; those every such operation can answer are added. */
 		errors?: ErrorCode[];
 		lifecycle?: Lifecycle;
@@ -47,7 +52,7 @@ type ApiRouteConfig = Omit<
 /** The route as `OpenAPIHono.openapi` reads it; errors are thrown, so only declared successes type handlers. */
 type ApiRoute<R extends ApiRouteConfig> = Omit<
 	R,
-	"auth" | "errors" | "idempotent" | "lifecycle" | "tag"
+	"auth" | "conditional" | "errors" | "idempotent" | "lifecycle" | "tag"
 > &
 	// A typed client (hono/client) sends the header an idempotent route takes.
 	(R extends { idempotent: true }
@@ -92,8 +97,8 @@ const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
 
 /**
  * `createRoute` with the API's cross-cutting metadata derived in one place. `auth: "bearer"` adds the token
- * check and its security requirement; writes (every method but GET) are rate-limited; single resources (a
- * route with path params) get their ETag, `If-None-Match` on reads and `If-Match` on writes; deprecated
+ * check and its security requirement; writes (every method but GET) are rate-limited; `conditional` routes get
+ * their ETag, `If-None-Match` on reads and `If-Match` on writes; deprecated
  * routes their headers and the note on their sunset; every route its D1 session, the error responses it can
  * answer and the headers of every response.
  */
@@ -102,6 +107,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 ): ApiRoute<R> => {
 	const {
 		auth,
+		conditional,
 		errors = [],
 		idempotent,
 		lifecycle,
@@ -111,7 +117,6 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	const implied: ErrorCode[] = ["validation_error", "internal_error"];
 	const middleware: MiddlewareHandler<AppEnv>[] = [];
 	const write = config.method !== "get";
-	const item = config.request?.params !== undefined;
 	if (lifecycle?.deprecated) {
 		implied.push("gone");
 		// First, so that every answer carries the deprecation, a 400 for a bad header included.
@@ -138,7 +143,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 		implied.push("idempotency_key_reused");
 		headers = { ...headers, ...idempotencyHeader(config.operationId) };
 	}
-	if (item) {
+	if (conditional) {
 		if (write) implied.push("precondition_failed");
 		else middleware.push(notModified);
 		headers = {
@@ -161,7 +166,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 				...response,
 				headers: {
 					...((status === "200" || status === "201") &&
-						(item || write) &&
+						(conditional || write) &&
 						etagHeader),
 					...(status === "201" && idempotent && replayedHeader),
 					...("headers" in response && response.headers),
@@ -177,7 +182,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	const responses = Object.fromEntries(
 		Object.entries({
 			...successes,
-			...(item && !write && { 304: { description: "Not modified." } }),
+			...(conditional && !write && { 304: { description: "Not modified." } }),
 			...errorResponses(...implied, ...errors),
 		}).map(([status, response]) => [
 			status,

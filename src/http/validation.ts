@@ -1,7 +1,7 @@
 import { type Hook, z } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
 import type { ErrorDetail } from "../models/error";
-import { ApiError } from "./errors";
+import { ApiError } from "../models/error";
 
 /** Names the part of the request each validation target reads, as clients see it. */
 const locations: Record<string, string> = {

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { errorCodes } from "./error-codes";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { type ErrorCode, errorCodes, statusOf } from "./error-codes";
 
 export const ErrorDetail = z
 	.object({
@@ -40,3 +41,18 @@ export const ErrorBody = z
 
 export type ErrorBody = z.infer<typeof ErrorBody>;
 export type ErrorDetail = z.infer<typeof ErrorDetail>;
+
+/** A failure the client can act on; thrown anywhere, rendered once (src/http/errors.ts). */
+export class ApiError extends Error {
+	readonly status: ContentfulStatusCode;
+
+	constructor(
+		readonly code: ErrorCode,
+		message: string = errorCodes[code][1],
+		readonly details?: ErrorDetail[],
+		readonly headers?: Record<string, string>,
+	) {
+		super(message);
+		this.status = statusOf(code);
+	}
+}

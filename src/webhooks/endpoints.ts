@@ -26,10 +26,16 @@ export const endpointColumns = {
 	version: webhooks.version,
 };
 
-type EndpointRow = Pick<
+/** A row of {@link endpointColumns}, its null secret absent when read through a resource's projection. */
+type EndpointRow = Omit<
 	typeof webhooks.$inferSelect,
-	keyof typeof endpointColumns
->;
+	| "previousSecret"
+	| "previousSecretExpiresAt"
+	| Exclude<keyof typeof webhooks.$inferSelect, keyof typeof endpointColumns>
+> & {
+	previousSecret?: string | null;
+	previousSecretExpiresAt?: number | null;
+};
 
 /** The config of the webhook a row of {@link endpointColumns} holds. */
 export const configOf = (row: EndpointRow): EndpointConfig => ({
@@ -37,12 +43,12 @@ export const configOf = (row: EndpointRow): EndpointConfig => ({
 	url: row.url,
 	secrets: [
 		{ secret: row.secret, expiresAt: null },
-		...(row.previousSecret === null
+		...(row.previousSecret == null
 			? []
 			: [
 					{
 						secret: row.previousSecret,
-						expiresAt: row.previousSecretExpiresAt,
+						expiresAt: row.previousSecretExpiresAt ?? null,
 					},
 				]),
 	],

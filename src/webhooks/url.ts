@@ -1,4 +1,4 @@
-import { ApiError } from "../http/errors";
+import { ApiError } from "../models/error";
 import { limits } from "../models/limits";
 
 // Where a webhook may point (API.md §9 "URLs"), checked once, by the operations that store a URL.

@@ -1,9 +1,8 @@
-import { category as resource } from "../../db/resources";
-import { ifMatch, withETag } from "../../http/conditional";
-import { createdOrReplayed, keyOf } from "../../http/idempotency";
+import { category } from "../../db/resources";
+import { withETag, writeContext } from "../../http/conditional";
+import { idempotent } from "../../http/idempotency";
 import { listPage } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
-import type { Category } from "../../models/category";
 import { byId } from "../../models/id";
 import * as queries from "./queries";
 import type * as routes from "./routes";
@@ -14,7 +13,7 @@ export const listCategories: AppRouteHandler<
 	const page = await listPage(
 		c,
 		c.req.valid("query"),
-		(filter) => queries.listCategories(c.var.db, filter),
+		(page) => category.page(c.var.db, page),
 		byId,
 	);
 	return c.json(page, 200);
@@ -23,24 +22,19 @@ export const listCategories: AppRouteHandler<
 export const createCategory: AppRouteHandler<
 	typeof routes.createCategory
 > = async (c) => {
-	const body = c.req.valid("json");
-	const keyed = await keyOf(c, body);
-	const category = createdOrReplayed<Category>(
-		c,
-		keyed,
-		await queries.createCategory(c.var.db, body, keyed, c.var.now()),
+	const created = await idempotent(c, (ctx) =>
+		queries.createCategory(ctx, c.req.valid("json")),
 	);
-	return c.json(withETag(c, category), 201, {
-		Location: resource.pathOf(category.id),
+	return c.json(withETag(c, created), 201, {
+		Location: category.pathOf(created.id),
 	});
 };
 
 export const getCategoryById: AppRouteHandler<
 	typeof routes.getCategoryById
 > = async (c) => {
-	const { categoryId } = c.req.valid("param");
-	const category = await queries.getCategory(c.var.db, categoryId);
-	return c.json(withETag(c, category), 200);
+	const found = await category.find(c.var.db, c.req.valid("param").categoryId);
+	return c.json(withETag(c, found), 200);
 };
 
 const update =
@@ -49,17 +43,15 @@ const update =
 	): AppRouteHandler<(typeof routes)[typeof route]> =>
 	async (c) => {
 		const body = c.req.valid("json");
-		const category = await queries.updateCategory(
-			c.var.db,
+		const updated = await queries.updateCategory(
+			writeContext(c),
 			c.req.valid("param").categoryId,
 			// PUT replaces: an omitted description is removed.
 			route === "replaceCategory"
 				? { ...body, description: body.description ?? null }
 				: body,
-			ifMatch(c),
-			c.var.now(),
 		);
-		return c.json(withETag(c, category), 200);
+		return c.json(withETag(c, updated), 200);
 	};
 
 export const replaceCategory = update("replaceCategory");
@@ -68,7 +60,9 @@ export const updateCategory = update("updateCategory");
 export const deleteCategory: AppRouteHandler<
 	typeof routes.deleteCategory
 > = async (c) => {
-	const { categoryId } = c.req.valid("param");
-	await queries.deleteCategory(c.var.db, categoryId, ifMatch(c), c.var.now());
+	await queries.deleteCategory(
+		writeContext(c),
+		c.req.valid("param").categoryId,
+	);
 	return c.body(null, 204);
 };

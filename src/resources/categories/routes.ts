@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { category } from "../../db/resources";
 import { linkHeader, pageQuery } from "../../http/pagination";
 import { createdContent, jsonBody, jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
@@ -15,7 +16,7 @@ const params = z.object({ categoryId: idParam("categoryId") });
 
 export const listCategories = apiRoute({
 	method: "get",
-	path: "/categories",
+	path: category.path,
 	operationId: "listCategories",
 	tag,
 	summary: "List categories",
@@ -31,7 +32,7 @@ export const listCategories = apiRoute({
 
 export const createCategory = apiRoute({
 	method: "post",
-	path: "/categories",
+	path: category.path,
 	auth: "bearer",
 	operationId: "createCategory",
 	idempotent: true,
@@ -47,7 +48,8 @@ export const createCategory = apiRoute({
 
 export const getCategoryById = apiRoute({
 	method: "get",
-	path: "/categories/{categoryId}",
+	path: category.itemPath,
+	conditional: true,
 	operationId: "getCategoryById",
 	tag,
 	summary: "Find a category by id",
@@ -61,7 +63,8 @@ export const getCategoryById = apiRoute({
 
 export const replaceCategory = apiRoute({
 	method: "put",
-	path: "/categories/{categoryId}",
+	path: category.itemPath,
+	conditional: true,
 	auth: "bearer",
 	operationId: "replaceCategory",
 	tag,
@@ -82,7 +85,8 @@ export const replaceCategory = apiRoute({
 
 export const updateCategory = apiRoute({
 	method: "patch",
-	path: "/categories/{categoryId}",
+	path: category.itemPath,
+	conditional: true,
 	auth: "bearer",
 	operationId: "updateCategory",
 	tag,
@@ -97,7 +101,8 @@ export const updateCategory = apiRoute({
 
 export const deleteCategory = apiRoute({
 	method: "delete",
-	path: "/categories/{categoryId}",
+	path: category.itemPath,
+	conditional: true,
 	auth: "bearer",
 	operationId: "deleteCategory",
 	tag,

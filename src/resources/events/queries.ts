@@ -1,7 +1,7 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { events } from "../../db/schema";
-import { filterWalks, mergeWalks } from "../../db/walks";
+import { walkEach } from "../../db/walks";
 import type { Page } from "../../http/pagination";
 import type { Event } from "../../models/event";
 import type { EventType } from "../../models/event-types";
@@ -16,34 +16,35 @@ const event = {
 	data: events.data,
 };
 
-/** The queries that read the page of events after `filter.after`, each in id order (see {@link filterWalks}). */
-const eventWalks = (db: Db, filter: EventFilter) =>
-	filterWalks(filter.type, (type) =>
-		db
-			.select(event)
-			.from(events)
-			.where(
-				and(
-					gt(events.id, filter.after),
-					type && eq(events.type, type),
-					filter.subject === undefined
-						? undefined
-						: eq(events.subject, filter.subject),
-				),
-			)
-			.orderBy(events.id)
-			.limit(filter.limit + 1),
-	);
-
 /** The page of events after `filter.after`, oldest first, and the next one's first if there is one. */
 export const listEvents = async (
 	db: Db,
 	filter: EventFilter,
-): Promise<Event[]> =>
-	(await mergeWalks(db, eventWalks(db, filter), filter.limit + 1, byId)).map(
-		(row) => ({
-			...row,
-			type: row.type as EventType,
-			data: JSON.parse(row.data),
-		}),
+): Promise<Event[]> => {
+	const rows = await walkEach(
+		db,
+		filter.type,
+		(type) =>
+			db
+				.select(event)
+				.from(events)
+				.where(
+					and(
+						gt(events.id, filter.after),
+						type && eq(events.type, type),
+						filter.subject === undefined
+							? undefined
+							: eq(events.subject, filter.subject),
+					),
+				)
+				.orderBy(events.id)
+				.limit(filter.limit + 1),
+		filter.limit + 1,
+		byId,
 	);
+	return rows.map((row) => ({
+		...row,
+		type: row.type as EventType,
+		data: JSON.parse(row.data),
+	}));
+};

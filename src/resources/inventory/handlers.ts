@@ -1,4 +1,5 @@
-import { ifMatch, withETag } from "../../http/conditional";
+import { inventoryItem } from "../../db/resources";
+import { withETag, writeContext } from "../../http/conditional";
 import { listPage } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
 import { byPetId } from "../../models/inventory";
@@ -20,10 +21,7 @@ export const listInventory: AppRouteHandler<
 export const getInventoryItem: AppRouteHandler<
 	typeof routes.getInventoryItem
 > = async (c) => {
-	const item = await queries.getInventoryItem(
-		c.var.db,
-		c.req.valid("param").petId,
-	);
+	const item = await inventoryItem.find(c.var.db, c.req.valid("param").petId);
 	return c.json(withETag(c, item), 200);
 };
 
@@ -31,11 +29,9 @@ export const setInventory: AppRouteHandler<typeof routes.setInventory> = async (
 	c,
 ) => {
 	const item = await queries.setInventory(
-		c.var.db,
+		writeContext(c),
 		c.req.valid("param").petId,
 		c.req.valid("json").quantity,
-		ifMatch(c),
-		c.var.now(),
 	);
 	return c.json(withETag(c, item), 200);
 };

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { inventoryItem } from "../../db/resources";
 import { linkHeader, pageQuery } from "../../http/pagination";
 import { jsonBody, jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
@@ -15,7 +16,7 @@ const params = z.object({ petId: idParam("petId") });
 
 export const listInventory = apiRoute({
 	method: "get",
-	path: "/store/inventory",
+	path: inventoryItem.path,
 	operationId: "listInventory",
 	tag,
 	summary: "List stock",
@@ -33,7 +34,8 @@ export const listInventory = apiRoute({
 
 export const getInventoryItem = apiRoute({
 	method: "get",
-	path: "/store/inventory/{petId}",
+	path: inventoryItem.itemPath,
+	conditional: true,
 	operationId: "getInventoryItem",
 	tag,
 	summary: "Find a pet's stock",
@@ -48,7 +50,8 @@ export const getInventoryItem = apiRoute({
 
 export const setInventory = apiRoute({
 	method: "put",
-	path: "/store/inventory/{petId}",
+	path: inventoryItem.itemPath,
+	conditional: true,
 	auth: "bearer",
 	operationId: "setInventory",
 	tag,

@@ -1,35 +1,18 @@
-import { and, eq, gt, type Placeholder, type SQL, sql } from "drizzle-orm";
-import { chain, write } from "../../db/batch";
+import { and, type Column, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import {
-	autoId,
-	bump,
-	exists,
-	matchesETag,
-	oneRow,
-	probe,
-	rowState,
-	whyUnchanged,
-} from "../../db/conditional";
-import { type Moment, recordDeletion, recordEvent } from "../../db/outbox";
-import type { Slot } from "../../db/prepared";
 import { inventoryItem, order } from "../../db/resources";
 import { inventory, orders, pets } from "../../db/schema";
-import { ApiError } from "../../http/errors";
 import {
-	createdOrStored,
-	type Keyed,
-	keyedCreate,
-} from "../../http/idempotency";
-import { found, refusal } from "../../http/outcomes";
+	changeOne,
+	createOne,
+	exists,
+	type WriteContext,
+} from "../../db/write";
 import type { Page } from "../../http/pagination";
+import { ApiError } from "../../models/error";
 import { limits } from "../../models/limits";
 import type { Order, OrderPatch } from "../../models/order";
 
-type TaggedOrder = Order & { etag: string };
-
-const orderNotFound = (id: number) =>
-	new ApiError("not_found", `Order ${id} does not exist.`);
 const orderComplete = (id: number) =>
 	new ApiError("order_complete", `Order ${id} is complete and final.`);
 
@@ -54,206 +37,114 @@ export const listOrders = (db: Db, filter: OrderFilter): Promise<Order[]> =>
 		.orderBy(orders.id)
 		.limit(filter.limit + 1);
 
-export const getOrder = (db: Db, id: number): Promise<TaggedOrder> =>
-	found(order.find(db, id), () => orderNotFound(id));
-
+/** What placing an order asks for. */
 type Placement = { petId: number; quantity: number; shipDate: string };
 
-/** The event of a change to the pet's stock, as a link of the chain that changed it. */
-const stockEvent =
-	(db: Db, petId: number | SQL | Placeholder, now: Moment) => (changed: SQL) =>
-		recordEvent(db, {
-			type: "inventory.updated",
-			resource: inventoryItem,
-			where: eq(inventory.petId, petId),
-			changed,
-			now,
-		});
-
-/** An order's values, by name: see {@link placing}. */
-type PlacementValues = Placement & { createdAt: string };
-
 /**
- * Places an order in one atomic batch: the stock is taken only while it covers the quantity, the pet is
- * available and the idempotency key (if any) is unused; the order, its events and its idempotency record follow
- * only when the stock was taken. A probe first says why nothing happened.
+ * Places an order in one atomic batch: the stock is taken only while it covers the quantity and the pet is
+ * available (and the idempotency key, if any, is unused); the order and its events follow only when the stock was
+ * taken. A probe in the same batch says why nothing happened.
  */
-const placing = keyedCreate((db, $: Slot<PlacementValues>, key) => {
+export const placeOrder = (ctx: WriteContext, placement: Placement) => {
+	const { petId, quantity, shipDate } = placement;
 	const petAvailable = exists(
 		pets,
-		and(eq(pets.id, $("petId")), eq(pets.status, "available")),
+		and(eq(pets.id, petId), eq(pets.status, "available")),
 	);
-	return {
-		forgetExpired: key.forgetExpired,
-		guard: probe(db, {
-			pet: exists(pets, eq(pets.id, $("petId"))),
-			petAvailable,
-		}),
-		stored: key.stored,
-		placed: chain({
-			stock: db
+	return createOne(ctx, order, {
+		before: (allowed) =>
+			ctx.db
 				.update(inventory)
 				.set({
-					quantity: sql`${inventory.quantity} - ${$("quantity")}`,
-					version: bump(inventory.version),
+					quantity: sql`${inventory.quantity} - ${quantity}`,
+					version: sql`${inventory.version} + 1`,
 				})
 				.where(
 					and(
-						eq(inventory.petId, $("petId")),
-						sql`${inventory.quantity} >= ${$("quantity")}`,
+						eq(inventory.petId, petId),
+						sql`${inventory.quantity} >= ${quantity}`,
 						petAvailable,
-						key.unused,
+						allowed,
 					),
 				),
-			order: (changed) =>
-				db
-					.insert(orders)
-					.select(
-						db
-							.select({
-								id: autoId,
-								petId: sql`${$("petId")}`.as("pet_id"),
-								quantity: sql`${$("quantity")}`.as("quantity"),
-								shipDate: sql`${$("shipDate")}`.as("ship_date"),
-								complete: sql`0`.as("complete"),
-								version: sql`1`.as("version"),
-							})
-							.from(oneRow)
-							.where(changed),
-					)
-					.returning(order.tagged),
-			orderEvent: (changed) =>
-				recordEvent(db, {
-					type: "order.placed",
-					resource: order,
-					where: eq(orders.id, order.newest),
-					changed,
-					now: $("createdAt"),
-				}),
-			stockEvent: stockEvent(db, $("petId"), $("createdAt")),
-			remember: key.remember(order),
-		}),
-	};
-});
-
-/** Places the order (see {@link placing}); answers it, or the response stored for its idempotency key. */
-export const placeOrder = async (
-	db: Db,
-	placement: Placement,
-	keyed: Keyed | undefined,
-	now: number,
-) => {
-	const { petId, quantity } = placement;
-	const { guard, stored, placed } = await placing(
-		db,
-		{
-			...placement,
-			createdAt: new Date(now).toISOString(),
+		insert: (allowed) =>
+			ctx.db.insert(orders).select(
+				ctx.db
+					.select({
+						id: sql`NULL`.as("id"),
+						petId: sql`${petId}`.as("pet_id"),
+						quantity: sql`${quantity}`.as("quantity"),
+						shipDate: sql`${shipDate}`.as("ship_date"),
+						complete: sql`0`.as("complete"),
+						version: sql`1`.as("version"),
+					})
+					.from(sql`(SELECT 1)`)
+					.where(allowed),
+			),
+		events: [
+			"order.placed",
+			{ type: "inventory.updated", resource: inventoryItem, key: petId },
+		],
+		refused: {
+			probe: { pet: exists(pets, eq(pets.id, petId)), petAvailable },
+			error: (why) =>
+				!why.pet
+					? new ApiError("unknown_pet", `Pet ${petId} does not exist.`)
+					: !why.petAvailable
+						? new ApiError(
+								"pet_not_available",
+								`Pet ${petId} is not available.`,
+							)
+						: new ApiError(
+								"insufficient_stock",
+								`Pet ${petId} has fewer than ${quantity} in stock.`,
+							),
 		},
-		keyed,
-	);
-	const outcome = createdOrStored(placed.order, stored);
-	if (outcome) return outcome;
-	const [found] = guard;
-	if (!found.pet) {
-		throw new ApiError("unknown_pet", `Pet ${petId} does not exist.`);
-	}
-	if (!found.petAvailable) {
-		throw new ApiError("pet_not_available", `Pet ${petId} is not available.`);
-	}
-	throw new ApiError(
-		"insufficient_stock",
-		`Pet ${petId} has fewer than ${quantity} in stock.`,
-	);
+	});
 };
 
 /**
- * Applies the patch to an open order that still has an `If-Match` ETag (when given). A complete order is
- * final: only `complete: true` (a no-op) is accepted.
+ * Applies the patch to an open order that still has an `If-Match` ETag (when given). A complete order is final:
+ * completing it again is a no-op, with no write and no event; any other change is refused.
  */
-export const updateOrder = async (
-	db: Db,
-	id: number,
-	patch: OrderPatch,
-	ifMatch: string[] | undefined,
-	now: number,
-): Promise<TaggedOrder> => {
-	const current = matchesETag(order.etag, ifMatch);
-	const { guard, updated, unchanged } = await write(db, {
-		guard: probe(db, rowState(orders, eq(orders.id, id), current)),
-		// Only an open order changes; completing a complete one again is a no-op, with no write and no event.
-		updated: chain({
-			order: db
-				.update(orders)
-				.set({ ...patch, version: bump(orders.version) })
-				.where(and(eq(orders.id, id), current, eq(orders.complete, false)))
-				.returning(order.tagged),
-			event: (changed) =>
-				recordEvent(db, {
-					type: patch.complete ? "order.completed" : "order.updated",
-					resource: order,
-					where: eq(orders.id, id),
-					changed,
-					now,
-				}),
-		}),
-		unchanged: order.select(db, order.tagged).where(eq(orders.id, id)),
+export const updateOrder = (ctx: WriteContext, id: number, patch: OrderPatch) =>
+	changeOne(ctx, order, id, {
+		set: patch,
+		refuse: { when: eq(orders.complete, true), error: orderComplete(id) },
+		unchangedWhen:
+			patch.complete === true && patch.shipDate === undefined
+				? eq(orders.complete, true)
+				: undefined,
+		event: patch.complete ? "order.completed" : "order.updated",
 	});
-	const [row] = updated.order;
-	if (row) return row;
-	const [state] = guard;
-	const [complete] = unchanged;
-	const completeAgain =
-		patch.complete === true &&
-		patch.shipDate === undefined &&
-		complete?.complete;
-	if (state.found && state.current && completeAgain) return complete;
-	throw refusal(whyUnchanged(state), orderNotFound(id), orderComplete(id));
-};
 
 /** Deletes an open order that still has an `If-Match` ETag and returns its quantity to stock, in one batch. */
-export const cancelOrder = async (
-	db: Db,
-	id: number,
-	ifMatch: string[] | undefined,
-	now: number,
-): Promise<void> => {
-	const current = matchesETag(order.etag, ifMatch);
-	const cancellable = and(
-		eq(orders.id, id),
-		eq(orders.complete, false),
-		current,
-	);
-	const petOf = sql`(SELECT ${orders.petId} FROM ${orders} WHERE ${cancellable})`;
-	const { guard, cancelled } = await write(db, {
-		guard: probe(db, rowState(orders, eq(orders.id, id), current)),
+export const cancelOrder = (ctx: WriteContext, id: number) =>
+	changeOne(ctx, order, id, {
+		delete: true,
+		refuse: { when: eq(orders.complete, true), error: orderComplete(id) },
 		// The stock first, while the order still says how much comes back and to which pet.
-		cancelled: chain({
-			stock: db
-				.update(inventory)
-				.set({
-					// Capped at the stock bound: stock set to the maximum meanwhile cannot overflow it.
-					quantity: sql`min(${inventory.quantity} + (SELECT ${orders.quantity} FROM ${orders} WHERE ${cancellable}), ${limits.stock})`,
-					version: bump(inventory.version),
-				})
-				.where(eq(inventory.petId, petOf)),
-			stockEvent: stockEvent(db, petOf, now),
-			order: (changed) =>
-				db
-					.delete(orders)
-					.where(and(cancellable, changed))
-					.returning({ id: orders.id }),
-			orderEvent: (changed) =>
-				recordDeletion(db, {
-					type: "order.cancelled",
-					resource: order,
-					id,
-					changed,
-					now,
-				}),
-		}),
+		first: (allowed) => {
+			const cancelled = (column: Column) =>
+				sql`(SELECT ${column} FROM ${orders} WHERE ${allowed})`;
+			const petId = cancelled(orders.petId);
+			return [
+				{
+					change: ctx.db
+						.update(inventory)
+						.set({
+							// Capped at the stock bound: stock set to the maximum meanwhile cannot overflow it.
+							quantity: sql`min(${inventory.quantity} + ${cancelled(orders.quantity)}, ${limits.stock})`,
+							version: sql`${inventory.version} + 1`,
+						})
+						.where(eq(inventory.petId, petId)),
+					event: {
+						type: "inventory.updated",
+						resource: inventoryItem,
+						key: petId,
+					},
+				},
+			];
+		},
+		event: "order.cancelled",
 	});
-	if (cancelled.order.length > 0) return;
-	const [state] = guard;
-	throw refusal(whyUnchanged(state), orderNotFound(id), orderComplete(id));
-};

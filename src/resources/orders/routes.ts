@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { order } from "../../db/resources";
 import { linkHeader, pageQuery } from "../../http/pagination";
 import { createdContent, jsonBody, jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
@@ -15,7 +16,7 @@ const params = z.object({ orderId: idParam("orderId") });
 
 export const listOrders = apiRoute({
 	method: "get",
-	path: "/store/orders",
+	path: order.path,
 	operationId: "listOrders",
 	tag,
 	summary: "List orders",
@@ -43,7 +44,7 @@ export const listOrders = apiRoute({
 
 export const placeOrder = apiRoute({
 	method: "post",
-	path: "/store/orders",
+	path: order.path,
 	auth: "bearer",
 	operationId: "placeOrder",
 	idempotent: true,
@@ -62,7 +63,8 @@ export const placeOrder = apiRoute({
 
 export const getOrderById = apiRoute({
 	method: "get",
-	path: "/store/orders/{orderId}",
+	path: order.itemPath,
+	conditional: true,
 	operationId: "getOrderById",
 	tag,
 	summary: "Find an order by id",
@@ -76,7 +78,8 @@ export const getOrderById = apiRoute({
 
 export const updateOrder = apiRoute({
 	method: "patch",
-	path: "/store/orders/{orderId}",
+	path: order.itemPath,
+	conditional: true,
 	auth: "bearer",
 	operationId: "updateOrder",
 	tag,
@@ -98,7 +101,8 @@ export const updateOrder = apiRoute({
 
 export const cancelOrder = apiRoute({
 	method: "delete",
-	path: "/store/orders/{orderId}",
+	path: order.itemPath,
+	conditional: true,
 	auth: "bearer",
 	operationId: "cancelOrder",
 	tag,

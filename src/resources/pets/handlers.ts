@@ -1,10 +1,9 @@
-import { pet as resource } from "../../db/resources";
-import { ifMatch, withETag } from "../../http/conditional";
-import { createdOrReplayed, keyOf } from "../../http/idempotency";
+import { pet } from "../../db/resources";
+import { withETag, writeContext } from "../../http/conditional";
+import { idempotent } from "../../http/idempotency";
 import { listPage } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
 import { byId } from "../../models/id";
-import type { Pet } from "../../models/pet";
 import * as queries from "./queries";
 import type * as routes from "./routes";
 
@@ -21,21 +20,19 @@ export const listPets: AppRouteHandler<typeof routes.listPets> = async (c) => {
 export const createPet: AppRouteHandler<typeof routes.createPet> = async (
 	c,
 ) => {
-	const body = c.req.valid("json");
-	const keyed = await keyOf(c, body);
-	const pet = createdOrReplayed<Pet>(
-		c,
-		keyed,
-		await queries.createPet(c.var.db, body, keyed, c.var.now()),
+	const created = await idempotent(c, (ctx) =>
+		queries.createPet(ctx, c.req.valid("json")),
 	);
-	return c.json(withETag(c, pet), 201, { Location: resource.pathOf(pet.id) });
+	return c.json(withETag(c, created), 201, {
+		Location: pet.pathOf(created.id),
+	});
 };
 
 export const getPetById: AppRouteHandler<typeof routes.getPetById> = async (
 	c,
 ) => {
-	const pet = await queries.getPet(c.var.db, c.req.valid("param").petId);
-	return c.json(withETag(c, pet), 200);
+	const found = await pet.find(c.var.db, c.req.valid("param").petId);
+	return c.json(withETag(c, found), 200);
 };
 
 const update =
@@ -43,14 +40,12 @@ const update =
 		route: "replacePet" | "updatePet",
 	): AppRouteHandler<(typeof routes)[typeof route]> =>
 	async (c) => {
-		const pet = await queries.updatePet(
-			c.var.db,
+		const updated = await queries.updatePet(
+			writeContext(c),
 			c.req.valid("param").petId,
 			c.req.valid("json"),
-			ifMatch(c),
-			c.var.now(),
 		);
-		return c.json(withETag(c, pet), 200);
+		return c.json(withETag(c, updated), 200);
 	};
 
 export const replacePet = update("replacePet");
@@ -59,11 +54,6 @@ export const updatePet = update("updatePet");
 export const deletePet: AppRouteHandler<typeof routes.deletePet> = async (
 	c,
 ) => {
-	await queries.deletePet(
-		c.var.db,
-		c.req.valid("param").petId,
-		ifMatch(c),
-		c.var.now(),
-	);
+	await queries.deletePet(writeContext(c), c.req.valid("param").petId);
 	return c.body(null, 204);
 };

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { pet } from "../../db/resources";
 import { linkHeader, pageQuery } from "../../http/pagination";
 import { createdContent, jsonBody, jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
@@ -13,7 +14,7 @@ const params = z.object({ petId: idParam("petId") });
 
 export const listPets = apiRoute({
 	method: "get",
-	path: "/pets",
+	path: pet.path,
 	operationId: "listPets",
 	tag,
 	summary: "List pets",
@@ -41,7 +42,7 @@ export const listPets = apiRoute({
 
 export const createPet = apiRoute({
 	method: "post",
-	path: "/pets",
+	path: pet.path,
 	auth: "bearer",
 	operationId: "createPet",
 	idempotent: true,
@@ -58,7 +59,8 @@ export const createPet = apiRoute({
 
 export const getPetById = apiRoute({
 	method: "get",
-	path: "/pets/{petId}",
+	path: pet.itemPath,
+	conditional: true,
 	operationId: "getPetById",
 	tag,
 	summary: "Find a pet by id",
@@ -73,7 +75,8 @@ export const getPetById = apiRoute({
 
 export const replacePet = apiRoute({
 	method: "put",
-	path: "/pets/{petId}",
+	path: pet.itemPath,
+	conditional: true,
 	auth: "bearer",
 	operationId: "replacePet",
 	tag,
@@ -88,7 +91,8 @@ export const replacePet = apiRoute({
 
 export const updatePet = apiRoute({
 	method: "patch",
-	path: "/pets/{petId}",
+	path: pet.itemPath,
+	conditional: true,
 	auth: "bearer",
 	operationId: "updatePet",
 	tag,
@@ -103,7 +107,8 @@ export const updatePet = apiRoute({
 
 export const deletePet = apiRoute({
 	method: "delete",
-	path: "/pets/{petId}",
+	path: pet.itemPath,
+	conditional: true,
 	auth: "bearer",
 	operationId: "deletePet",
 	tag,

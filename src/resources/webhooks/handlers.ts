@@ -1,9 +1,8 @@
 import type { Context } from "hono";
 import { webhook as resource } from "../../db/resources";
 import type { AppEnv } from "../../env";
-import { ifMatch, withETag } from "../../http/conditional";
-import { ApiError } from "../../http/errors";
-import { createdOrReplayed, keyOf } from "../../http/idempotency";
+import { withETag, writeContext } from "../../http/conditional";
+import { idempotent } from "../../http/idempotency";
 import { listPage } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
 import { byId } from "../../models/id";
@@ -44,7 +43,7 @@ export const listWebhooks: AppRouteHandler<typeof routes.listWebhooks> = async (
 	const page = await listPage(
 		c,
 		c.req.valid("query"),
-		(filter) => queries.listWebhooks(c.var.db, filter),
+		(page) => resource.page(c.var.db, page),
 		byId,
 	);
 	return c.json(
@@ -57,39 +56,30 @@ export const createWebhook: AppRouteHandler<
 	typeof routes.createWebhook
 > = async (c) => {
 	const body = c.req.valid("json");
-	const keyed = await keyOf(c, body);
 	const url = storableUrl(body.url, c.env);
-	const sealed = await sealSecret(newSecret(), c.env);
-	const { secret, ...webhook } = createdOrReplayed<
-		Omit<Webhook, keyof DeliveryState> & { secret: SealedSecret }
-	>(
-		c,
-		keyed,
-		await queries.createWebhook(
-			c.var.db,
-			{ url, events: body.events, secret: sealed },
-			keyed,
-			c.var.now(),
-		),
+	const secret = newSecret();
+	const sealed = await sealSecret(secret, c.env);
+	const created: Omit<Webhook, keyof DeliveryState> & {
+		etag: string;
+		secret?: SealedSecret;
+	} = await idempotent(c, (ctx) =>
+		queries.createWebhook(ctx, { url, events: body.events, secret: sealed }),
 	);
+	// A replay answers the secret its record keeps, sealed.
+	const shown = created.secret
+		? await openSecret(created.secret, c.env)
+		: secret;
 	return c.json(
-		withETag(c, {
-			...webhook,
-			...noDeliveries,
-			secret: await openSecret(secret, c.env),
-		}),
+		withETag(c, { ...created, ...noDeliveries, secret: shown }),
 		201,
-		{ Location: resource.pathOf(webhook.id) },
+		{ Location: resource.pathOf(created.id) },
 	);
 };
 
 export const getWebhook: AppRouteHandler<typeof routes.getWebhook> = async (
 	c,
 ) => {
-	const webhook = await queries.getWebhook(
-		c.var.db,
-		c.req.valid("param").webhookId,
-	);
+	const webhook = await resource.find(c.var.db, c.req.valid("param").webhookId);
 	return c.json(withETag(c, await withDeliveryState(c, webhook)), 200);
 };
 
@@ -98,12 +88,11 @@ export const updateWebhook: AppRouteHandler<
 > = async (c) => {
 	const patch = c.req.valid("json");
 	const { webhook, config } = await queries.updateWebhook(
-		c.var.db,
+		writeContext(c),
 		c.req.valid("param").webhookId,
 		patch.url === undefined
 			? patch
 			: { ...patch, url: storableUrl(patch.url, c.env) },
-		ifMatch(c),
 	);
 	const delivery = await endpointOf(c.env, webhook.id).configure(
 		config,
@@ -116,16 +105,17 @@ export const updateWebhook: AppRouteHandler<
 export const rotateWebhookSecret: AppRouteHandler<
 	typeof routes.rotateWebhookSecret
 > = async (c) => {
-	const now = c.var.now();
+	const ctx = writeContext(c);
 	const secret = newSecret();
 	const { webhook, config } = await queries.rotateWebhookSecret(
-		c.var.db,
+		ctx,
 		c.req.valid("param").webhookId,
 		await sealSecret(secret, c.env),
-		ifMatch(c),
-		now,
 	);
-	const delivery = await endpointOf(c.env, webhook.id).configure(config, now);
+	const delivery = await endpointOf(c.env, webhook.id).configure(
+		config,
+		ctx.now,
+	);
 	return c.json(withETag(c, { ...webhook, ...delivery, secret }), 200);
 };
 
@@ -136,10 +126,6 @@ export const replayWebhook: AppRouteHandler<
 		c.var.db,
 		c.req.valid("param").webhookId,
 	);
-	const expected = ifMatch(c);
-	if (expected && !expected.includes(webhook.etag)) {
-		throw new ApiError("precondition_failed");
-	}
 	await endpointOf(c.env, webhook.id).replay(
 		config,
 		{
@@ -157,7 +143,7 @@ export const listWebhookDeliveries: AppRouteHandler<
 > = async (c) => {
 	const { webhookId } = c.req.valid("param");
 	// The webhook must exist: an endpoint that never received anything has an empty log too.
-	await queries.getWebhook(c.var.db, webhookId);
+	await resource.find(c.var.db, webhookId);
 	const endpoint = endpointOf(c.env, webhookId);
 	const page = await listPage(
 		c,
@@ -172,7 +158,7 @@ export const deleteWebhook: AppRouteHandler<
 	typeof routes.deleteWebhook
 > = async (c) => {
 	const { webhookId } = c.req.valid("param");
-	await queries.deleteWebhook(c.var.db, webhookId, ifMatch(c));
+	await queries.deleteWebhook(writeContext(c), webhookId);
 	await endpointOf(c.env, webhookId).forget();
 	return c.body(null, 204);
 };

@@ -1,27 +1,10 @@
-import { and, count, eq, gt, lt, sql } from "drizzle-orm";
+import { and, count, lt, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
-import { chain, write } from "../../db/batch";
 import type { Db } from "../../db/client";
-import {
-	autoId,
-	bump,
-	matchesETag,
-	oneRow,
-	probe,
-	rowState,
-	whyUnchanged,
-} from "../../db/conditional";
-import type { Slot } from "../../db/prepared";
 import { webhook } from "../../db/resources";
 import { webhooks } from "../../db/schema";
-import { ApiError } from "../../http/errors";
-import {
-	createdOrStored,
-	type Keyed,
-	keyedCreate,
-} from "../../http/idempotency";
-import { found, refusal } from "../../http/outcomes";
-import type { Page } from "../../http/pagination";
+import { changeOne, createOne, type WriteContext } from "../../db/write";
+import { ApiError } from "../../models/error";
 import type { EventType } from "../../models/event-types";
 import { durations, limits } from "../../models/limits";
 import type { WebhookPatch } from "../../models/webhook";
@@ -29,27 +12,7 @@ import { configOf, endpointColumns } from "../../webhooks/endpoints";
 import type { SealedSecret } from "../../webhooks/secret-box";
 
 /** A webhook with its endpoint's columns: what a change answers, and what its Durable Object is told. */
-const withEndpoint = { ...webhook.tagged, ...endpointColumns };
-
-const webhookNotFound = (id: number) =>
-	new ApiError("not_found", `Webhook ${id} does not exist.`);
-
-export const listWebhooks = (db: Db, page: Page) =>
-	db
-		.select(webhook.projection)
-		.from(webhooks)
-		.where(gt(webhooks.id, page.after))
-		.orderBy(webhooks.id)
-		.limit(page.limit + 1);
-
-export const getWebhook = (db: Db, id: number) =>
-	found(webhook.find(db, id), () => webhookNotFound(id));
-
-const readEndpoint = (db: Db, id: number) =>
-	found(
-		db.select(withEndpoint).from(webhooks).where(eq(webhooks.id, id)).get(),
-		() => webhookNotFound(id),
-	);
+const webhookEndpoint = webhook.with(endpointColumns);
 
 /**
  * A webhook read with its endpoint's columns, split in two: the webhook as the API answers it (with its
@@ -63,151 +26,76 @@ const split = ({
 	disabled,
 	etag,
 	...endpoint
-}: Awaited<ReturnType<typeof readEndpoint>>) => ({
+}: Awaited<ReturnType<typeof webhookEndpoint.find>>) => ({
 	webhook: { id, url, events, createdAt, disabled, etag },
 	config: configOf({ id, url, ...endpoint }),
 });
 
 /** The webhook and its endpoint's config. */
 export const getEndpoint = async (db: Db, id: number) =>
-	split(await readEndpoint(db, id));
-
-/** A new webhook's values, by name: see {@link creating}. */
-type NewWebhookValues = {
-	url: string;
-	events: string;
-	secret: SealedSecret;
-	createdAt: string;
-};
+	split(await webhookEndpoint.find(db, id));
 
 /** Stores the webhook with its sealed secret unless there are already `limits.webhooks`. */
-const creating = keyedCreate((db, $: Slot<NewWebhookValues>, key) => ({
-	forgetExpired: key.forgetExpired,
-	stored: key.stored,
-	created: chain({
+export const createWebhook = (
+	ctx: WriteContext,
+	fields: { url: string; events: EventType[]; secret: SealedSecret },
+) =>
+	createOne(ctx, webhook, {
 		// INSERT … SELECT: the count and the insert are one statement, so two creations cannot both pass it.
-		webhook: db
-			.insert(webhooks)
-			.select(
-				db
+		insert: (allowed) =>
+			ctx.db.insert(webhooks).select(
+				ctx.db
 					.select({
-						id: autoId,
-						url: sql`${$("url")}`.as("url"),
-						events: sql`${$("events")}`.as("events"),
-						secret: sql`${$("secret")}`.as("secret"),
+						id: sql`NULL`.as("id"),
+						url: sql`${fields.url}`.as("url"),
+						events: sql`${JSON.stringify(fields.events)}`.as("events"),
+						secret: sql`${fields.secret}`.as("secret"),
 						previousSecret: sql`NULL`.as("previous_secret"),
 						previousSecretExpiresAt: sql`NULL`.as("previous_secret_expires_at"),
-						createdAt: sql`${$("createdAt")}`.as("created_at"),
+						createdAt: sql`${new Date(ctx.now).toISOString()}`.as("created_at"),
 						disabled: sql`0`.as("disabled"),
 						version: sql`1`.as("version"),
 					})
-					.from(oneRow)
+					.from(sql`(SELECT 1)`)
 					.where(
 						and(
-							lt(db.select({ n: count() }).from(webhooks), limits.webhooks),
-							key.unused,
+							lt(ctx.db.select({ n: count() }).from(webhooks), limits.webhooks),
+							allowed,
 						),
 					),
-			)
-			.returning({ ...webhook.tagged, secret: webhooks.secret }),
+			),
+		events: [],
+		refused: new ApiError("webhook_limit"),
 		// A replay shows the secret again, so the record keeps it as the row does: sealed.
-		remember: key.remember(
-			webhook,
-			sql`json_set(${webhook.json}, '$.secret', ${webhooks.secret})`,
-		),
-	}),
-}));
-
-/** Creates the webhook (see {@link creating}); answers it, or the response stored for its idempotency key. */
-export const createWebhook = async (
-	db: Db,
-	fields: { url: string; events: EventType[]; secret: SealedSecret },
-	keyed: Keyed | undefined,
-	now: number,
-) => {
-	const { stored, created } = await creating(
-		db,
-		{
-			url: fields.url,
-			events: JSON.stringify(fields.events),
-			secret: fields.secret,
-			createdAt: new Date(now).toISOString(),
-		},
-		keyed,
-	);
-	const outcome = createdOrStored(
-		created.webhook.map((row) => ({
-			...row,
-			secret: row.secret as SealedSecret,
-		})),
-		stored,
-	);
-	if (outcome) return outcome;
-	throw new ApiError("webhook_limit");
-};
+		replay: sql`json_set(${webhook.json}, '$.secret', ${webhooks.secret})`,
+	});
 
 /** Changes the webhook unless it changed since `If-Match`; answers it and its endpoint's new config. */
 const changeWebhook = async (
-	db: Db,
+	ctx: WriteContext,
 	id: number,
 	set: SQLiteUpdateSetSource<typeof webhooks>,
-	ifMatch: string[] | undefined,
-) => {
-	const current = matchesETag(webhook.etag, ifMatch);
-	const { guard, changed } = await write(db, {
-		guard: probe(db, rowState(webhooks, eq(webhooks.id, id), current)),
-		changed: db
-			.update(webhooks)
-			.set({ ...set, version: bump(webhooks.version) })
-			.where(and(eq(webhooks.id, id), current))
-			.returning(withEndpoint),
-	});
-	const [row] = changed;
-	if (!row) throw refusal(whyUnchanged(guard[0]), webhookNotFound(id));
-	return split(row);
-};
+) => split(await changeOne(ctx, webhookEndpoint, id, { set }));
 
 /** Applies `updateWebhook`'s changes; the URL is the one to store, normalised. */
 export const updateWebhook = (
-	db: Db,
+	ctx: WriteContext,
 	id: number,
 	patch: WebhookPatch,
-	ifMatch: string[] | undefined,
-) => changeWebhook(db, id, patch, ifMatch);
+) => changeWebhook(ctx, id, patch);
 
 /** Replaces the sealed secret with `secret`; the old one keeps signing for `durations.secretOverlap`. */
 export const rotateWebhookSecret = (
-	db: Db,
+	ctx: WriteContext,
 	id: number,
 	secret: SealedSecret,
-	ifMatch: string[] | undefined,
-	now: number,
 ) =>
-	changeWebhook(
-		db,
-		id,
-		{
-			secret,
-			previousSecret: webhooks.secret,
-			previousSecretExpiresAt: now + durations.secretOverlap,
-		},
-		ifMatch,
-	);
+	changeWebhook(ctx, id, {
+		secret,
+		previousSecret: webhooks.secret,
+		previousSecretExpiresAt: ctx.now + durations.secretOverlap,
+	});
 
 /** Deletes the webhook unless it changed since `If-Match`. */
-export const deleteWebhook = async (
-	db: Db,
-	id: number,
-	ifMatch: string[] | undefined,
-): Promise<void> => {
-	const current = matchesETag(webhook.etag, ifMatch);
-	const { guard, deleted } = await write(db, {
-		guard: probe(db, rowState(webhooks, eq(webhooks.id, id), current)),
-		deleted: db
-			.delete(webhooks)
-			.where(and(eq(webhooks.id, id), current))
-			.returning({ id: webhooks.id }),
-	});
-	if (deleted.length === 0)
-		throw refusal(whyUnchanged(guard[0]), webhookNotFound(id));
-};
+export const deleteWebhook = (ctx: WriteContext, id: number) =>
+	changeOne(ctx, webhook, id, { delete: true });

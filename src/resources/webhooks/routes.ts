@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { webhook } from "../../db/resources";
 import { linkHeader, pageQuery } from "../../http/pagination";
 import { createdContent, jsonBody, jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
@@ -92,7 +93,7 @@ const deliveries = {
 
 export const listWebhooks = apiRoute({
 	method: "get",
-	path: "/webhooks",
+	path: webhook.path,
 	auth: "bearer",
 	operationId: "listWebhooks",
 	tag,
@@ -109,7 +110,7 @@ export const listWebhooks = apiRoute({
 
 export const createWebhook = apiRoute({
 	method: "post",
-	path: "/webhooks",
+	path: webhook.path,
 	auth: "bearer",
 	operationId: "createWebhook",
 	idempotent: true,
@@ -126,7 +127,8 @@ export const createWebhook = apiRoute({
 
 export const getWebhook = apiRoute({
 	method: "get",
-	path: "/webhooks/{webhookId}",
+	path: webhook.itemPath,
+	conditional: true,
 	auth: "bearer",
 	operationId: "getWebhook",
 	tag,
@@ -139,7 +141,8 @@ export const getWebhook = apiRoute({
 
 export const deleteWebhook = apiRoute({
 	method: "delete",
-	path: "/webhooks/{webhookId}",
+	path: webhook.itemPath,
+	conditional: true,
 	auth: "bearer",
 	operationId: "deleteWebhook",
 	tag,
@@ -152,7 +155,8 @@ export const deleteWebhook = apiRoute({
 
 export const updateWebhook = apiRoute({
 	method: "patch",
-	path: "/webhooks/{webhookId}",
+	path: webhook.itemPath,
+	conditional: true,
 	auth: "bearer",
 	operationId: "updateWebhook",
 	tag,
@@ -169,7 +173,8 @@ export const updateWebhook = apiRoute({
 
 export const rotateWebhookSecret = apiRoute({
 	method: "post",
-	path: "/webhooks/{webhookId}/rotate-secret",
+	path: `${webhook.itemPath}/rotate-secret`,
+	conditional: true,
 	auth: "bearer",
 	operationId: "rotateWebhookSecret",
 	tag,
@@ -184,7 +189,7 @@ export const rotateWebhookSecret = apiRoute({
 
 export const replayWebhook = apiRoute({
 	method: "post",
-	path: "/webhooks/{webhookId}/replay",
+	path: `${webhook.itemPath}/replay`,
 	auth: "bearer",
 	operationId: "replayWebhook",
 	tag,
@@ -201,7 +206,7 @@ export const replayWebhook = apiRoute({
 
 export const listWebhookDeliveries = apiRoute({
 	method: "get",
-	path: "/webhooks/{webhookId}/deliveries",
+	path: `${webhook.itemPath}/deliveries`,
 	auth: "bearer",
 	operationId: "listWebhookDeliveries",
 	tag,
