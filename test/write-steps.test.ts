@@ -2,9 +2,10 @@ import { env } from "cloudflare:workers";
 import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
+import type { Placeholders } from "../src/db/prepared";
 import { category } from "../src/db/resources";
 import { categories, events, idempotencyKeys } from "../src/db/schema";
-import { changeOne, createOne, type WriteContext } from "../src/db/write";
+import { changeOne, defineCreate, type WriteContext } from "../src/db/write";
 import { ApiError } from "../src/models/error";
 import { testNow, uniqueName } from "./support/api";
 import { watchedD1 } from "./support/d1";
@@ -23,23 +24,32 @@ const ctx = (more: Partial<WriteContext> = {}): WriteContext => ({
 const eventCount = async () =>
 	(await db.select({ n: sql<number>`count(*)` }).from(events))[0].n;
 
-const newCategory = async () => {
-	const created = await createOne(ctx(), category, {
+/** Creates a category named `name`, unless `refuse`; its key's record is tied to the insert. */
+const creating = defineCreate(
+	category,
+	(db, fields: Placeholders<{ name: string; refuse: number }>) => ({
 		insert: (allowed) =>
 			db.insert(categories).select(
 				db
 					.select({
 						id: sql`NULL`.as("id"),
-						name: sql`${uniqueName("Step")}`.as("name"),
-						nameKey: sql`${uniqueName("step")}`.as("name_key"),
+						name: sql`${fields.name}`.as("name"),
+						nameKey: sql`${fields.name}`.as("name_key"),
 						description: sql`NULL`.as("description"),
 						version: sql`1`.as("version"),
 					})
 					.from(sql`(SELECT 1)`)
-					.where(allowed),
+					.where(sql`${allowed} AND NOT ${fields.refuse}`),
 			),
 		events: ["category.created"],
-		refused: new ApiError("category_exists"),
+		refused: () => new ApiError("category_exists"),
+	}),
+);
+
+const newCategory = async () => {
+	const created = await creating(ctx(), {
+		name: uniqueName("step"),
+		refuse: 0,
 	});
 	if (!("created" in created)) throw new Error("not created");
 	return created.created;
@@ -145,22 +155,9 @@ describe("a create", () => {
 			createdAt: testNow - 48 * 3600_000,
 		});
 		const before = await eventCount();
-		const refused = createOne(ctx({ key }), category, {
-			insert: (allowed) =>
-				db.insert(categories).select(
-					db
-						.select({
-							id: sql`NULL`.as("id"),
-							name: sql`'never'`.as("name"),
-							nameKey: sql`'never'`.as("name_key"),
-							description: sql`NULL`.as("description"),
-							version: sql`1`.as("version"),
-						})
-						.from(sql`(SELECT 1)`)
-						.where(sql`${allowed} AND 0`),
-				),
-			events: ["category.created"],
-			refused: new ApiError("category_exists"),
+		const refused = creating(ctx({ key }), {
+			name: uniqueName("never"),
+			refuse: 1,
 		});
 		expect(await codeOf(refused)).toBe("category_exists");
 		expect(await eventCount()).toBe(before);

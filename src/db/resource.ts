@@ -7,6 +7,7 @@ import type {
 } from "drizzle-orm/sqlite-core";
 import { ApiError } from "../models/error";
 import type { Db } from "./client";
+import { bind, type Rendered, render, renderer } from "./prepared";
 
 /** The columns a resource shows, by the names the API answers them with. */
 type Projection = Record<string, SQLiteColumn>;
@@ -115,6 +116,10 @@ export const defineResource = <
 			if (answered[name] === null) delete answered[name];
 		return answered as Omit<R, keyof P> & Answer<P>;
 	};
+	/** The resource with its ETag by key, built once per isolate with a placeholder (src/db/prepared.ts). */
+	const byKey = () =>
+		select(renderer, tagged).where(eq(key, sql.placeholder("id")));
+	let rendered: Rendered | undefined;
 	const notFound = (id: number) =>
 		new ApiError("not_found", `${name} ${id} does not exist.`);
 	return {
@@ -145,7 +150,11 @@ export const defineResource = <
 		answer,
 		/** The resource whose key is `id`, with its ETag, as the API answers it; 404 when there is none. */
 		find: async (db: Db, id: number) => {
-			const [row] = await select(db, tagged).where(eq(key, id));
+			rendered ??= render(byKey());
+			const rows = await bind(db, rendered, { id }).raw();
+			const [row] = rendered.mapResult(rows, false) as Awaited<
+				ReturnType<typeof byKey>
+			>;
 			if (row === undefined) throw notFound(id);
 			return answer(row);
 		},

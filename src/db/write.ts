@@ -1,4 +1,4 @@
-import { and, eq, not, type SQL, sql } from "drizzle-orm";
+import { and, eq, not, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type {
 	SQLiteTable,
@@ -10,8 +10,17 @@ import type { Db } from "./client";
 import {
 	type IdempotencyKey,
 	keySteps,
+	keyValues,
 	type StoredResponse,
 } from "./idempotency";
+import {
+	bind,
+	type Placeholders,
+	placeholders,
+	render,
+	renderer,
+	type Values,
+} from "./prepared";
 import type { Resource } from "./resource";
 import { events } from "./schema";
 
@@ -44,16 +53,19 @@ const changed = sql`changes() = 1`;
 export type EventOf = {
 	type: EventType;
 	resource: Resource;
-	key: SQL | number;
+	key: SQL | Placeholder | number;
 	data?: SQL;
 };
 
+/** When a change happened, as ISO 8601 text: the request's time, or a placeholder for it (src/db/prepared.ts). */
+type Moment = string | Placeholder;
+
 /** An outbox row's columns, in the table's order (an INSERT … SELECT names them by position). */
-const eventRow = (type: EventType, subject: SQL, data: SQL, now: number) => ({
+const eventRow = (type: EventType, subject: SQL, data: SQL, at: Moment) => ({
 	id: sql`NULL`.as("id"),
 	type: sql`${type}`.as("type"),
 	subject: sql`${subject}`.as("subject"),
-	createdAt: sql`${new Date(now).toISOString()}`.as("created_at"),
+	createdAt: sql`${at}`.as("created_at"),
 	data: sql`${data}`.as("data"),
 	fannedOutAt: sql`NULL`.as("fanned_out_at"),
 });
@@ -61,7 +73,7 @@ const eventRow = (type: EventType, subject: SQL, data: SQL, now: number) => ({
 /** Records the event when `condition` holds. */
 const recordEvent = (
 	db: Db,
-	now: number,
+	at: Moment,
 	{ type, resource, key, data = resource.json }: EventOf,
 	condition: SQL,
 ) =>
@@ -69,14 +81,14 @@ const recordEvent = (
 		.insert(events)
 		.select(
 			resource
-				.select(db, eventRow(type, resource.subject, data, now))
+				.select(db, eventRow(type, resource.subject, data, at))
 				.where(and(eq(resource.key, key), condition)),
 		);
 
 /** Records the deletion of resource `id`, whose event carries its id, when `condition` holds. */
 const recordDeletion = (
 	db: Db,
-	now: number,
+	at: Moment,
 	type: EventType,
 	{ resource, id }: { resource: Resource; id: number },
 	condition: SQL,
@@ -88,7 +100,7 @@ const recordDeletion = (
 					type,
 					sql`${resource.pathOf(id)}`,
 					sql`json_object('id', ${id})`,
-					now,
+					at,
 				),
 			)
 			.from(sql`(SELECT 1)`)
@@ -174,6 +186,7 @@ export async function changeOne<R extends Resource>(
 	change: Update<R> | Deletion,
 ): Promise<Answered<R> | undefined> {
 	const { table, key } = resource;
+	const at = new Date(now).toISOString();
 	const row = eq(key, id);
 	/** Whether the resource exists with `condition` (read through its join, which a DELETE cannot name). */
 	const holds = (condition?: SQL) =>
@@ -194,7 +207,7 @@ export async function changeOne<R extends Resource>(
 	const first = Object.fromEntries(
 		(change.first?.(allowed) ?? []).flatMap(({ change, event }, index) => [
 			[`first${index}`, change],
-			[`firstEvent${index}`, recordEvent(db, now, event, changed)],
+			[`firstEvent${index}`, recordEvent(db, at, event, changed)],
 		]),
 	);
 	const { state, main, after } = await runBatch(db, {
@@ -217,13 +230,13 @@ export async function changeOne<R extends Resource>(
 				: "set" in change
 					? recordEvent(
 							db,
-							now,
+							at,
 							typeof change.event === "string"
 								? { type: change.event, resource, key: id }
 								: { ...change.event, resource, key: id },
 							changed,
 						)
-					: recordDeletion(db, now, change.event, { resource, id }, changed),
+					: recordDeletion(db, at, change.event, { resource, id }, changed),
 		after: "set" in change ? resource.tagged(db, id) : undefined,
 	});
 	const [answer] = (after ?? []) as Record<string, unknown>[];
@@ -236,13 +249,13 @@ export async function changeOne<R extends Resource>(
 	throw change.refuse?.error ?? new ApiError("precondition_failed");
 }
 
-/** Conditions probed before a create, and the error that says why it did not happen. */
-type Probed<K extends string> = {
+/** Conditions probed before a create, and the error they name when it did not happen. */
+type Probed<K extends string, V> = {
 	probe: Record<K, SQL>;
-	error: (why: Record<K, boolean>) => ApiError;
+	error: (why: Record<K, boolean>, values: V) => ApiError;
 };
 
-type Create<K extends string> = {
+type Create<K extends string, V> = {
 	/** Made first (taking an order's stock): the resource is created only when it changed a row. */
 	before?: (allowed: SQL) => Statement;
 	/** Inserts the resource, only while `allowed` holds. */
@@ -252,7 +265,7 @@ type Create<K extends string> = {
 	/** The events it records: of the new resource by their type, or of another. */
 	events: (EventType | EventOf)[];
 	/** Why nothing was created. */
-	refused: ApiError | Probed<K>;
+	refused: ((values: V) => ApiError) | Probed<K, V>;
 	/** What an idempotent replay answers: the resource as the API answers it, unless this says otherwise. */
 	replay?: SQL;
 };
@@ -260,50 +273,95 @@ type Create<K extends string> = {
 /** A create's outcome: the resource it made, or the stored response of an earlier request with its key. */
 export type Created<T> = { created: T } | { stored: StoredResponse };
 
+/** The names a create's own steps bind: a create's values may not take them. */
+type Reserved = "recordedAt" | keyof ReturnType<typeof keyValues>;
+
 /**
- * Creates a resource with its events and, under an `Idempotency-Key`, its idempotency record, in one atomic batch.
- * Answers the new resource, or the response stored for the key; throws the refusal when it was not created.
+ * A create of `resource`, declared once: `build` writes its statements with placeholders for the request's values
+ * (`values.name`), rendered once per isolate with and once without an `Idempotency-Key` (src/db/prepared.ts). Each
+ * call creates the resource with its events and, under a key, its idempotency record, in one atomic batch; answers
+ * the new resource or the response stored for the key, and throws the refusal when nothing was created.
  */
-export const createOne = async <R extends Resource, K extends string = never>(
-	{ db, now, key }: WriteContext,
+export const defineCreate = <
+	R extends Resource,
+	V extends Values & { [K in Reserved]?: never },
+	K extends string,
+>(
 	resource: R,
-	create: Create<K>,
-): Promise<Created<Answered<R>>> => {
-	const keyed = key && keySteps(db, key, now);
-	const allowed = keyed?.unused ?? sql`1`;
-	const newRow = (event: EventType | EventOf): EventOf =>
-		typeof event === "string"
-			? { type: event, resource, key: resource.newest }
-			: event;
-	const links = [
-		create.before?.(allowed),
-		create.insert(create.before ? changed : allowed),
-		create.after?.(changed),
-		...create.events.map((event) =>
-			recordEvent(db, now, newRow(event), changed),
-		),
-		keyed?.remember(resource, create.replay ?? resource.json, changed),
-	];
-	const probed = "probe" in create.refused ? create.refused : undefined;
-	const [before, insert, ...rest] = links;
-	const { stored, state, inserted, after } = await runBatch(db, {
-		forgetExpired: keyed?.forgetExpired,
-		stored: keyed?.stored,
-		state: probed && probe(db, probed.probe),
-		before,
-		inserted: insert,
-		...Object.fromEntries(rest.map((link, index) => [`link${index}`, link])),
-		after: resource.tagged(db, resource.newest),
-	});
-	const [row] = after as unknown as Record<string, unknown>[];
-	if (changes(inserted) > 0 && row) {
-		return { created: resource.answer(row) as Answered<R> };
-	}
-	const [record] = (stored ?? []) as StoredResponse[];
-	if (record) return { stored: record };
-	if (probed) {
-		const [why] = state as unknown as Record<K, boolean>[];
-		throw probed.error(why);
-	}
-	throw create.refused;
+	build: (db: Db, values: Placeholders<V>) => Create<K, V>,
+) => {
+	const shapes = new Map<boolean, ReturnType<typeof renderShape>>();
+	const renderShape = (keyed: boolean) => {
+		const db = renderer;
+		const create = build(db, placeholders<V>());
+		const key = keyed ? keySteps(db) : undefined;
+		const allowed = key?.unused ?? sql`1`;
+		const at = sql.placeholder("recordedAt");
+		const of = (event: EventType | EventOf): EventOf =>
+			typeof event === "string"
+				? { type: event, resource, key: resource.newest }
+				: event;
+		const links = [
+			create.before?.(allowed),
+			create.insert(create.before ? changed : allowed),
+			create.after?.(changed),
+			...create.events.map((event) => recordEvent(db, at, of(event), changed)),
+			key?.remember(resource, create.replay ?? resource.json, changed),
+		];
+		const [before, inserted, ...rest] = links;
+		const probed = "probe" in create.refused ? create.refused : undefined;
+		const steps = Object.entries({
+			forgetExpired: key?.forgetExpired,
+			stored: key?.stored,
+			state: probed && probe(db, probed.probe),
+			before,
+			inserted,
+			...Object.fromEntries(rest.map((link, index) => [`link${index}`, link])),
+			created: resource.tagged(db, resource.newest),
+		}).filter(([, statement]) => statement !== undefined);
+		return {
+			refused: create.refused,
+			statements: steps.map(([name, statement]) => ({
+				name,
+				...render(statement),
+			})),
+		};
+	};
+	return async (
+		{ db, now, key }: WriteContext,
+		values: V,
+	): Promise<Created<Answered<R>>> => {
+		const keyed = key !== undefined;
+		let shape = shapes.get(keyed);
+		if (shape === undefined) {
+			shape = renderShape(keyed);
+			shapes.set(keyed, shape);
+		}
+		const bound = {
+			...values,
+			recordedAt: new Date(now).toISOString(),
+			...(key && keyValues(key, now)),
+		};
+		const { statements, refused } = shape;
+		const results = await db.$client.batch(
+			statements.map((statement) => bind(db, statement, bound)),
+		);
+		const step = (name: string) => {
+			const index = statements.findIndex(
+				(statement) => statement.name === name,
+			);
+			return index < 0
+				? undefined
+				: statements[index].mapResult(results[index], true);
+		};
+		const [row] = step("created") as Record<string, unknown>[];
+		if (changes(step("inserted")) > 0 && row) {
+			return { created: resource.answer(row) as Answered<R> };
+		}
+		const [record] = (step("stored") ?? []) as StoredResponse[];
+		if (record) return { stored: record };
+		if (typeof refused === "function") throw refused(values);
+		const [why] = step("state") as Record<K, boolean>[];
+		throw refused.error(why, values);
+	};
 };

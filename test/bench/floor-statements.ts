@@ -20,10 +20,10 @@ export const readPet: Statement<{ petId: number }> = {
 	params: ({ petId }) => [petId],
 };
 
-/** POST /pets: the pet, its inventory item and its event, in one batch. */
+/** POST /pets: the pet, its inventory item and its event, in one batch, and the pet as created. */
 export const createPet = {
 	pet: {
-		sql: `insert into "pets" ("id", "name", "name_key", "category_id", "status", "version") select NULL as "id", ? as "name", ? as "name_key", "id", ? as "status", 1 as "version" from "categories" where ("categories"."id" = ? and 1) returning "id", "name", "category_id", "status", '"' || "pets"."version" || '"'`,
+		sql: `insert into "pets" ("id", "name", "name_key", "category_id", "status", "version") select NULL as "id", ? as "name", ? as "name_key", "id", ? as "status", 1 as "version" from "categories" where ("categories"."id" = ? and 1)`,
 		params: ({ name, categoryId, status = "available" }) => [
 			name,
 			nameKey(name),
@@ -47,9 +47,13 @@ export const createPet = {
 			"status",
 		],
 	},
+	created: {
+		sql: `select "id", "name", "category_id", "status", '"' || "pets"."version" || '"' from "pets" where "pets"."id" = (SELECT max("pets"."id") FROM "pets")`,
+		params: () => [],
+	},
 } satisfies Steps<{ name: string; categoryId: number; status?: string }>;
 
-/** POST /store/orders: the probe that says why nothing happened, the stock taken, the order, its events. */
+/** POST /store/orders: the probe that says why nothing happened, the stock taken, the order, its events, and the order as placed. */
 export const placeOrder = {
 	probe: {
 		sql: `select EXISTS (SELECT 1 FROM "pets" WHERE "pets"."id" = ?) as "pet", EXISTS (SELECT 1 FROM "pets" WHERE ("pets"."id" = ? and "pets"."status" = ?)) as "petAvailable" from (SELECT 1)`,
@@ -66,7 +70,7 @@ export const placeOrder = {
 		],
 	},
 	order: {
-		sql: `insert into "orders" ("id", "pet_id", "quantity", "ship_date", "complete", "version") select NULL as "id", ? as "pet_id", ? as "quantity", ? as "ship_date", 0 as "complete", 1 as "version" from (SELECT 1) where changes() = 1 returning "id", "pet_id", "quantity", "ship_date", "complete", '"' || "orders"."version" || '"'`,
+		sql: `insert into "orders" ("id", "pet_id", "quantity", "ship_date", "complete", "version") select NULL as "id", ? as "pet_id", ? as "quantity", ? as "ship_date", 0 as "complete", 1 as "version" from (SELECT 1) where changes() = 1`,
 		params: ({ petId, quantity, shipDate, now }) => [
 			petId,
 			quantity,
@@ -97,5 +101,9 @@ export const placeOrder = {
 			"status",
 			petId,
 		],
+	},
+	placed: {
+		sql: `select "id", "pet_id", "quantity", "ship_date", "complete", '"' || "orders"."version" || '"' from "orders" where "orders"."id" = (SELECT max("orders"."id") FROM "orders")`,
+		params: () => [],
 	},
 } satisfies Steps<{ petId: number; quantity: number; shipDate?: string }>;

@@ -97,9 +97,9 @@ export const createFloor = ({ now = Date.now }: { now?: () => number } = {}) =>
 			}
 			if (request.method === "POST" && url.pathname === "/pets") {
 				const body = await request.json<{ name: string; categoryId: number }>();
-				const { pet } = await batch(db, createPet, { ...body, now: at });
-				if (!pet[0]) return new Response(null, { status: 422 });
-				const [id, name, categoryId, status, etag] = columns(pet[0]);
+				const { created } = await batch(db, createPet, { ...body, now: at });
+				if (!created[0]) return new Response(null, { status: 422 });
+				const [id, name, categoryId, status, etag] = columns(created[0]);
 				return nudged(
 					answer(db, 201, [{ id, name, categoryId, status }, etag], {
 						Location: `/pets/${id}`,
@@ -108,15 +108,15 @@ export const createFloor = ({ now = Date.now }: { now?: () => number } = {}) =>
 			}
 			if (request.method === "POST" && url.pathname === "/store/orders") {
 				const body = await request.json<{ petId: number; quantity: number }>();
-				const { probe, order } = await batch(db, placeOrder, {
+				const { probe, placed } = await batch(db, placeOrder, {
 					...body,
 					now: at,
 				});
-				if (!order[0]) {
+				if (!placed[0]) {
 					return new Response(null, { status: probe[0].pet ? 409 : 422 });
 				}
 				const [id, petId, quantity, shipDate, complete, etag] = columns(
-					order[0],
+					placed[0],
 				);
 				return nudged(
 					answer(

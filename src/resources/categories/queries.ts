@@ -1,10 +1,11 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import { nameKey, withNameKey } from "../../db/name-key";
+import type { Placeholders } from "../../db/prepared";
 import { category } from "../../db/resources";
 import { categories, pets } from "../../db/schema";
 import {
 	changeOne,
-	createOne,
+	defineCreate,
 	exists,
 	type WriteContext,
 } from "../../db/write";
@@ -18,18 +19,26 @@ const nameTaken = (name: string) =>
  * Creates the category unless its name is taken (the unique index on the folded name decides), with its event
  * (and, under an `Idempotency-Key`, its record), in one batch.
  */
-export const createCategory = (ctx: WriteContext, fields: NewCategory) =>
-	createOne(ctx, category, {
+const creating = defineCreate(
+	category,
+	(
+		db,
+		fields: Placeholders<{
+			name: string;
+			nameKey: string;
+			description: string | null;
+		}>,
+	) => ({
 		insert: (allowed) =>
-			ctx.db
+			db
 				.insert(categories)
 				.select(
-					ctx.db
+					db
 						.select({
 							id: sql`NULL`.as("id"),
 							name: sql`${fields.name}`.as("name"),
-							nameKey: sql`${nameKey(fields.name)}`.as("name_key"),
-							description: sql`${fields.description ?? null}`.as("description"),
+							nameKey: sql`${fields.nameKey}`.as("name_key"),
+							description: sql`${fields.description}`.as("description"),
 							version: sql`1`.as("version"),
 						})
 						.from(sql`(SELECT 1)`)
@@ -38,8 +47,15 @@ export const createCategory = (ctx: WriteContext, fields: NewCategory) =>
 				)
 				.onConflictDoNothing(),
 		events: ["category.created"],
-		refused: nameTaken(fields.name),
-	});
+		refused: ({ name }) => nameTaken(name),
+	}),
+);
+
+export const createCategory = (ctx: WriteContext, fields: NewCategory) =>
+	creating(
+		ctx,
+		withNameKey({ ...fields, description: fields.description ?? null }),
+	);
 
 /** Applies the changes unless the category is missing, changed since `If-Match`, or the new name is taken. */
 export const updateCategory = (

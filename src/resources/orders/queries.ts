@@ -1,10 +1,11 @@
 import { and, type Column, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { Placeholders } from "../../db/prepared";
 import { inventoryItem, order } from "../../db/resources";
 import { inventory, orders, pets } from "../../db/schema";
 import {
 	changeOne,
-	createOne,
+	defineCreate,
 	exists,
 	type WriteContext,
 } from "../../db/write";
@@ -45,63 +46,71 @@ type Placement = { petId: number; quantity: number; shipDate: string };
  * available (and the idempotency key, if any, is unused); the order and its events follow only when the stock was
  * taken. A probe in the same batch says why nothing happened.
  */
-export const placeOrder = (ctx: WriteContext, placement: Placement) => {
-	const { petId, quantity, shipDate } = placement;
-	const petAvailable = exists(
-		pets,
-		and(eq(pets.id, petId), eq(pets.status, "available")),
-	);
-	return createOne(ctx, order, {
-		before: (allowed) =>
-			ctx.db
-				.update(inventory)
-				.set({
-					quantity: sql`${inventory.quantity} - ${quantity}`,
-					version: sql`${inventory.version} + 1`,
-				})
-				.where(
-					and(
-						eq(inventory.petId, petId),
-						sql`${inventory.quantity} >= ${quantity}`,
-						petAvailable,
-						allowed,
-					),
-				),
-		insert: (allowed) =>
-			ctx.db.insert(orders).select(
-				ctx.db
-					.select({
-						id: sql`NULL`.as("id"),
-						petId: sql`${petId}`.as("pet_id"),
-						quantity: sql`${quantity}`.as("quantity"),
-						shipDate: sql`${shipDate}`.as("ship_date"),
-						complete: sql`0`.as("complete"),
-						version: sql`1`.as("version"),
+const placing = defineCreate(
+	order,
+	(db, { petId, quantity, shipDate }: Placeholders<Placement>) => {
+		const petAvailable = exists(
+			pets,
+			and(eq(pets.id, petId), eq(pets.status, "available")),
+		);
+		return {
+			before: (allowed) =>
+				db
+					.update(inventory)
+					.set({
+						quantity: sql`${inventory.quantity} - ${quantity}`,
+						version: sql`${inventory.version} + 1`,
 					})
-					.from(sql`(SELECT 1)`)
-					.where(allowed),
-			),
-		events: [
-			"order.placed",
-			{ type: "inventory.updated", resource: inventoryItem, key: petId },
-		],
-		refused: {
-			probe: { pet: exists(pets, eq(pets.id, petId)), petAvailable },
-			error: (why) =>
-				!why.pet
-					? new ApiError("unknown_pet", `Pet ${petId} does not exist.`)
-					: !why.petAvailable
+					.where(
+						and(
+							eq(inventory.petId, petId),
+							sql`${inventory.quantity} >= ${quantity}`,
+							petAvailable,
+							allowed,
+						),
+					),
+			insert: (allowed) =>
+				db.insert(orders).select(
+					db
+						.select({
+							id: sql`NULL`.as("id"),
+							petId: sql`${petId}`.as("pet_id"),
+							quantity: sql`${quantity}`.as("quantity"),
+							shipDate: sql`${shipDate}`.as("ship_date"),
+							complete: sql`0`.as("complete"),
+							version: sql`1`.as("version"),
+						})
+						.from(sql`(SELECT 1)`)
+						.where(allowed),
+				),
+			events: [
+				"order.placed",
+				{ type: "inventory.updated", resource: inventoryItem, key: petId },
+			],
+			refused: {
+				probe: { pet: exists(pets, eq(pets.id, petId)), petAvailable },
+				error: (why, placement) =>
+					!why.pet
 						? new ApiError(
-								"pet_not_available",
-								`Pet ${petId} is not available.`,
+								"unknown_pet",
+								`Pet ${placement.petId} does not exist.`,
 							)
-						: new ApiError(
-								"insufficient_stock",
-								`Pet ${petId} has fewer than ${quantity} in stock.`,
-							),
-		},
-	});
-};
+						: !why.petAvailable
+							? new ApiError(
+									"pet_not_available",
+									`Pet ${placement.petId} is not available.`,
+								)
+							: new ApiError(
+									"insufficient_stock",
+									`Pet ${placement.petId} has fewer than ${placement.quantity} in stock.`,
+								),
+			},
+		};
+	},
+);
+
+export const placeOrder = (ctx: WriteContext, placement: Placement) =>
+	placing(ctx, placement);
 
 /**
  * Applies the patch to an open order that still has an `If-Match` ETag (when given). A complete order is final:

@@ -2,12 +2,13 @@ import { and, eq, gt, ne, not, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { withNameKey } from "../../db/name-key";
 import { petsNamed } from "../../db/pet-names";
+import type { Placeholders } from "../../db/prepared";
 import { inventoryItem, pet } from "../../db/resources";
 import { categories, inventory, orders, pets } from "../../db/schema";
 import { walkEach } from "../../db/walks";
 import {
 	changeOne,
-	createOne,
+	defineCreate,
 	exists,
 	type WriteContext,
 } from "../../db/write";
@@ -55,16 +56,16 @@ export const listPets = (db: Db, filter: PetFilter): Promise<Pet[]> => {
  * Creates the pet, only if its category exists, with its empty inventory item and its event (and, under an
  * `Idempotency-Key`, its record), in one batch.
  */
-export const createPet = (ctx: WriteContext, fields: NewPet) => {
-	const { name, nameKey } = withNameKey(fields);
-	return createOne(ctx, pet, {
+const creating = defineCreate(
+	pet,
+	(db, fields: Placeholders<NewPet & { nameKey: string }>) => ({
 		insert: (allowed) =>
-			ctx.db.insert(pets).select(
-				ctx.db
+			db.insert(pets).select(
+				db
 					.select({
 						id: sql`NULL`.as("id"),
-						name: sql`${name}`.as("name"),
-						nameKey: sql`${nameKey}`.as("name_key"),
+						name: sql`${fields.name}`.as("name"),
+						nameKey: sql`${fields.nameKey}`.as("name_key"),
 						categoryId: categories.id,
 						status: sql`${fields.status}`.as("status"),
 						version: sql`1`.as("version"),
@@ -73,8 +74,8 @@ export const createPet = (ctx: WriteContext, fields: NewPet) => {
 					.where(and(eq(categories.id, fields.categoryId), allowed)),
 			),
 		after: (created) =>
-			ctx.db.insert(inventory).select(
-				ctx.db
+			db.insert(inventory).select(
+				db
 					.select({
 						petId: pets.id,
 						quantity: sql`0`.as("quantity"),
@@ -84,9 +85,12 @@ export const createPet = (ctx: WriteContext, fields: NewPet) => {
 					.where(and(eq(pets.id, pet.newest), created)),
 			),
 		events: ["pet.created"],
-		refused: unknownCategory(fields.categoryId),
-	});
-};
+		refused: ({ categoryId }) => unknownCategory(categoryId),
+	}),
+);
+
+export const createPet = (ctx: WriteContext, fields: NewPet) =>
+	creating(ctx, withNameKey(fields));
 
 /**
  * Applies the changes only if the pet exists, still has an `If-Match` ETag (when given) and any new category

@@ -1,9 +1,10 @@
 import { and, count, lt, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
+import type { Placeholders } from "../../db/prepared";
 import { webhook } from "../../db/resources";
 import { webhooks } from "../../db/schema";
-import { changeOne, createOne, type WriteContext } from "../../db/write";
+import { changeOne, defineCreate, type WriteContext } from "../../db/write";
 import { ApiError } from "../../models/error";
 import type { EventType } from "../../models/event-types";
 import { durations, limits } from "../../models/limits";
@@ -36,38 +37,55 @@ export const getEndpoint = async (db: Db, id: number) =>
 	split(await webhookEndpoint.find(db, id));
 
 /** Stores the webhook with its sealed secret unless there are already `limits.webhooks`. */
-export const createWebhook = (
-	ctx: WriteContext,
-	fields: { url: string; events: EventType[]; secret: SealedSecret },
-) =>
-	createOne(ctx, webhook, {
+const creating = defineCreate(
+	webhook,
+	(
+		db,
+		fields: Placeholders<{
+			url: string;
+			events: string;
+			secret: SealedSecret;
+			createdAt: string;
+		}>,
+	) => ({
 		// INSERT … SELECT: the count and the insert are one statement, so two creations cannot both pass it.
 		insert: (allowed) =>
-			ctx.db.insert(webhooks).select(
-				ctx.db
+			db.insert(webhooks).select(
+				db
 					.select({
 						id: sql`NULL`.as("id"),
 						url: sql`${fields.url}`.as("url"),
-						events: sql`${JSON.stringify(fields.events)}`.as("events"),
+						events: sql`${fields.events}`.as("events"),
 						secret: sql`${fields.secret}`.as("secret"),
 						previousSecret: sql`NULL`.as("previous_secret"),
 						previousSecretExpiresAt: sql`NULL`.as("previous_secret_expires_at"),
-						createdAt: sql`${new Date(ctx.now).toISOString()}`.as("created_at"),
+						createdAt: sql`${fields.createdAt}`.as("created_at"),
 						disabled: sql`0`.as("disabled"),
 						version: sql`1`.as("version"),
 					})
 					.from(sql`(SELECT 1)`)
 					.where(
 						and(
-							lt(ctx.db.select({ n: count() }).from(webhooks), limits.webhooks),
+							lt(db.select({ n: count() }).from(webhooks), limits.webhooks),
 							allowed,
 						),
 					),
 			),
 		events: [],
-		refused: new ApiError("webhook_limit"),
+		refused: () => new ApiError("webhook_limit"),
 		// A replay shows the secret again, so the record keeps it as the row does: sealed.
 		replay: sql`json_set(${webhook.json}, '$.secret', ${webhooks.secret})`,
+	}),
+);
+
+export const createWebhook = (
+	ctx: WriteContext,
+	fields: { url: string; events: EventType[]; secret: SealedSecret },
+) =>
+	creating(ctx, {
+		...fields,
+		events: JSON.stringify(fields.events),
+		createdAt: new Date(ctx.now).toISOString(),
 	});
 
 /** Changes the webhook unless it changed since `If-Match`; answers it and its endpoint's new config. */
