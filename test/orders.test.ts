@@ -126,7 +126,7 @@ describe("POST /store/orders", () => {
 	});
 
 	it("answers 409 pet_not_available for a pending or sold pet, and takes no stock", async () => {
-		for (const status of ["pending", "sold"]) {
+		for (const status of ["pending", "sold"] as const) {
 			const pet = await stockedPet(5, { status });
 			await expectError(
 				await placeOrder({ petId: pet.id, quantity: 1 }),

@@ -25,7 +25,7 @@ const eventCount = async () =>
 	(await db.select({ n: sql<number>`count(*)` }).from(events))[0].n;
 
 /** Creates a category named `name`, unless `refuse`; its key's record is tied to the insert. */
-const creating = defineCreate(
+const create = defineCreate(
 	category,
 	(db, fields: Placeholders<{ name: string; refuse: number }>) => ({
 		insert: (allowed) =>
@@ -47,7 +47,7 @@ const creating = defineCreate(
 );
 
 const newCategory = async () => {
-	const created = await creating(ctx(), {
+	const created = await create(ctx(), {
 		name: uniqueName("step"),
 		refuse: 0,
 	});
@@ -155,7 +155,7 @@ describe("a create", () => {
 			createdAt: testNow - 48 * 3600_000,
 		});
 		const before = await eventCount();
-		const refused = creating(ctx({ key }), {
+		const refused = create(ctx({ key }), {
 			name: uniqueName("never"),
 			refuse: 1,
 		});

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { etag, RETAINED_304_HEADERS } from "hono/etag";
 import type { WriteContext } from "../db/write";
 import type { AppEnv } from "../env";
+import { exposeHeaders } from "./cors";
 
 /**
  * The ETags an `If-Match` header names, or undefined when any current representation will do (no header, or
@@ -36,10 +37,7 @@ export const withETag = <T extends { etag: string }>(
 export const notModified = etag({
 	retainedHeaders: [
 		...RETAINED_304_HEADERS,
-		"Deprecation",
-		"Sunset",
-		"Link",
-		"X-Request-Id",
+		...exposeHeaders,
 		"Access-Control-Allow-Origin",
 		"Access-Control-Expose-Headers",
 	],

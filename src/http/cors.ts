@@ -5,8 +5,11 @@ import { bookmarkHeader } from "./session";
 /** Any origin may call the API: it authenticates with a bearer token, never with cookies. */
 const origin = "*";
 
-/** The response headers a browser's script may read besides the always-safe ones. */
-const exposeHeaders = [
+/**
+ * The response headers a client needs besides the always-safe ones: a browser's script may read them, and a 304
+ * keeps them.
+ */
+export const exposeHeaders = [
 	"Link",
 	"ETag",
 	"Location",

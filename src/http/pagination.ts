@@ -118,7 +118,7 @@ export const listPage = async <F, T>(
 	c: Context<AppEnv>,
 	{ limit, cursor, ...filter }: F & { limit: number; cursor?: string },
 	load: (page: Omit<F, "limit" | "cursor"> & Page) => Promise<T[]>,
-	keyOf: (row: T) => number,
+	positionOf: (row: T) => number,
 ): Promise<T[]> => {
 	const after = cursor === undefined ? 0 : await decodeCursor(c, cursor);
 	const rows = await load({ ...filter, after, limit });
@@ -127,7 +127,7 @@ export const listPage = async <F, T>(
 	const next = new URL(c.req.url);
 	next.searchParams.set(
 		"cursor",
-		await encodeCursor(c, keyOf(page[page.length - 1])),
+		await encodeCursor(c, positionOf(page[page.length - 1])),
 	);
 	next.searchParams.set("limit", String(limit));
 	c.header("Link", `<${next.pathname}${next.search}>; rel="next"`);

@@ -12,7 +12,7 @@ export const errorCodes = {
 		401,
 		"This operation needs a valid `Authorization: Bearer <token>` header.",
 	],
-	not_found: [404, "Pet 1 does not exist."],
+	not_found: [404, "Nothing exists at this path."],
 	method_not_allowed: [405, "Allowed methods: GET, PUT, PATCH, DELETE."],
 	category_exists: [409, 'A category named "Dog" already exists.'],
 	category_in_use: [409, "Category 1 still has pets."],

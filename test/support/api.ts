@@ -2,6 +2,10 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { createApp } from "../../src/app";
+import type { Category } from "../../src/models/category";
+import type { ErrorBody } from "../../src/models/error";
+import type { InventoryItem } from "../../src/models/inventory";
+import type { Pet } from "../../src/models/pet";
 import { type Document, expectDocumented } from "./contract";
 
 export const origin = "http://petstore.test";
@@ -88,12 +92,12 @@ export const servedDocument = () => {
 /** The app at {@link testNow} over the test bindings: what most tests talk to. */
 export const { anonymous, api, send } = app;
 
-export type ErrorBody = {
-	code: string;
-	message: string;
-	status: number;
-	details?: { path: string; message: string }[];
-};
+// The API's own types: what tests read is what the document promises.
+export type { Category } from "../../src/models/category";
+export type { ErrorBody } from "../../src/models/error";
+export type { InventoryItem } from "../../src/models/inventory";
+export type { Order } from "../../src/models/order";
+export type { Pet } from "../../src/models/pet";
 
 /** Asserts that the response is the uniform `Error` for `code`, and returns its body. */
 export const expectError = async (
@@ -139,14 +143,6 @@ export const collectPages = async <T>(
 	return { items, pages };
 };
 
-export type Pet = {
-	id: number;
-	name: string;
-	categoryId: number;
-	status: string;
-};
-export type Category = { id: number; name: string; description?: string };
-
 let unique = 0;
 /** A name no other test in this file uses. */
 export const uniqueName = (prefix: string) => `${prefix} ${++unique}`;
@@ -169,15 +165,6 @@ export const createPet = async (
 	expect(response.status).toBe(201);
 	return response.json<Pet>();
 };
-
-export type Order = {
-	id: number;
-	petId: number;
-	quantity: number;
-	shipDate: string;
-	complete: boolean;
-};
-export type InventoryItem = { petId: number; quantity: number; status: string };
 
 /** A new pet, in a new category, with `stock` units in stock. */
 export const stockedPet = async (

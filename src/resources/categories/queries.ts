@@ -19,7 +19,7 @@ const nameTaken = (name: string) =>
  * Creates the category unless its name is taken (the unique index on the folded name decides), with its event
  * (and, under an `Idempotency-Key`, its record), in one batch.
  */
-const creating = defineCreate(
+const create = defineCreate(
 	category,
 	(
 		db,
@@ -52,7 +52,7 @@ const creating = defineCreate(
 );
 
 export const createCategory = (ctx: WriteContext, fields: NewCategory) =>
-	creating(
+	create(
 		ctx,
 		withNameKey({ ...fields, description: fields.description ?? null }),
 	);

@@ -46,7 +46,7 @@ type Placement = { petId: number; quantity: number; shipDate: string };
  * available (and the idempotency key, if any, is unused); the order and its events follow only when the stock was
  * taken. A probe in the same batch says why nothing happened.
  */
-const placing = defineCreate(
+const place = defineCreate(
 	order,
 	(db, { petId, quantity, shipDate }: Placeholders<Placement>) => {
 		const petAvailable = exists(
@@ -110,7 +110,7 @@ const placing = defineCreate(
 );
 
 export const placeOrder = (ctx: WriteContext, placement: Placement) =>
-	placing(ctx, placement);
+	place(ctx, placement);
 
 /**
  * Applies the patch to an open order that still has an `If-Match` ETag (when given). A complete order is final:

@@ -56,7 +56,7 @@ export const listPets = (db: Db, filter: PetFilter): Promise<Pet[]> => {
  * Creates the pet, only if its category exists, with its empty inventory item and its event (and, under an
  * `Idempotency-Key`, its record), in one batch.
  */
-const creating = defineCreate(
+const create = defineCreate(
 	pet,
 	(db, fields: Placeholders<NewPet & { nameKey: string }>) => ({
 		insert: (allowed) =>
@@ -90,7 +90,7 @@ const creating = defineCreate(
 );
 
 export const createPet = (ctx: WriteContext, fields: NewPet) =>
-	creating(ctx, withNameKey(fields));
+	create(ctx, withNameKey(fields));
 
 /**
  * Applies the changes only if the pet exists, still has an `If-Match` ETag (when given) and any new category

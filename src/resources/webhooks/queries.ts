@@ -19,7 +19,7 @@ const webhookEndpoint = webhook.with(endpointColumns);
  * A webhook read with its endpoint's columns, split in two: the webhook as the API answers it (with its
  * ETag), and the config its Durable Object delivers with (sealed secrets included: never answered).
  */
-const split = ({
+const webhookAndConfig = ({
 	id,
 	url,
 	events,
@@ -34,10 +34,10 @@ const split = ({
 
 /** The webhook and its endpoint's config. */
 export const getEndpoint = async (db: Db, id: number) =>
-	split(await webhookEndpoint.find(db, id));
+	webhookAndConfig(await webhookEndpoint.find(db, id));
 
 /** Stores the webhook with its sealed secret unless there are already `limits.webhooks`. */
-const creating = defineCreate(
+const create = defineCreate(
 	webhook,
 	(
 		db,
@@ -82,7 +82,7 @@ export const createWebhook = (
 	ctx: WriteContext,
 	fields: { url: string; events: EventType[]; secret: SealedSecret },
 ) =>
-	creating(ctx, {
+	create(ctx, {
 		...fields,
 		events: JSON.stringify(fields.events),
 		createdAt: new Date(ctx.now).toISOString(),
@@ -93,7 +93,7 @@ const changeWebhook = async (
 	ctx: WriteContext,
 	id: number,
 	set: SQLiteUpdateSetSource<typeof webhooks>,
-) => split(await changeOne(ctx, webhookEndpoint, id, { set }));
+) => webhookAndConfig(await changeOne(ctx, webhookEndpoint, id, { set }));
 
 /** Applies `updateWebhook`'s changes; the URL is the one to store, normalised. */
 export const updateWebhook = (
