@@ -50,7 +50,7 @@ const changed = sql`changes() = 1`;
  * An event a write records: its type, and the resource it carries, as the API answers it after the change (or
  * `data` built from its row).
  */
-export type EventOf = {
+type EventOf = {
 	type: EventType;
 	resource: Resource;
 	key: SQL | Placeholder | number;
