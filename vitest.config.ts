@@ -10,8 +10,9 @@ export default defineConfig(async () => ({
 				// Read in Node, applied inside the runtime by test/setup/apply-migrations.ts.
 				bindings: {
 					TEST_MIGRATIONS: await readD1Migrations("./drizzle"),
-					// Two tokens, as during a rotation.
-					API_TOKEN: "test-token-current,test-token-next",
+					// Two tokens, as during a rotation, each long enough for production.
+					API_TOKEN:
+						"test-token-current-0123456789abcdef,test-token-next-0123456789abcdef0",
 					CURSOR_SECRET: "test-cursor-secret",
 					WEBHOOK_SECRET_KEY: "test-webhook-secret-key-0123456789abcdef",
 					WEBHOOKS_ALLOW_LOOPBACK: "true",
@@ -30,6 +31,14 @@ export default defineConfig(async () => ({
 					// The suite writes far more than a client may in production; test/security covers the limit.
 					WRITE_LIMITER: {
 						namespace_id: "1001",
+						simple: { limit: 1_000_000, period: 60 },
+					},
+					AUTH_FAILURE_LIMITER: {
+						namespace_id: "1003",
+						simple: { limit: 1_000_000, period: 60 },
+					},
+					READ_LIMITER: {
+						namespace_id: "1004",
 						simple: { limit: 1_000_000, period: 60 },
 					},
 					TINY_LIMITER: {

@@ -6,6 +6,7 @@ import * as resources from "./db/resources";
 import type { AppEnv } from "./env";
 import { health } from "./health";
 import { limitBody } from "./http/body-limit";
+import { cacheControl } from "./http/cache-control";
 import { servedFrom } from "./http/code-samples";
 import { cors } from "./http/cors";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
@@ -36,7 +37,8 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	// invocation logs (`[observability]`) record each request's method, URL, status and duration.
 	app.use(requestId(), except(referencePages, apiSecurityHeaders));
 	app.use(referencePages, pageSecurityHeaders);
-	app.use(cors, limitBody);
+	// Stored by no cache unless a route says otherwise (src/http/route.ts): a refused body is answered here.
+	app.use(cacheControl("no-store"), cors, limitBody);
 	app.use(methodNotAllowed({ app, onMethodNotAllowed }));
 	app.use(async (c, next) => {
 		c.set("now", now);
@@ -66,6 +68,7 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		);
 		return c.body(documentAt(new URL(c.req.url).origin), 200, {
 			"Content-Type": "application/json",
+			"Cache-Control": "no-cache",
 		});
 	});
 	app.notFound(onNotFound);

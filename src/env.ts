@@ -8,5 +8,7 @@ export type AppEnv = {
 		db: Db;
 		/** The current time in Unix milliseconds; injectable so that tests can stand at any instant. */
 		now: () => number;
+		/** The authenticated client: its token's SHA-256, in hex (src/http/auth.ts). */
+		client?: string;
 	};
 };

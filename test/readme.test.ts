@@ -11,8 +11,10 @@ const examples = [...env.README.matchAll(/^\$ (curl .+)\n(.+)$/gm)].map(
 
 beforeAll(async () => {
 	await seedAsDev();
-	// The dev token of .dev.vars.example, which the README uses; this file runs in its own isolate.
+	// Local development as .dev.vars.example sets it, with the dev token the README uses; this file runs in its
+	// own isolate.
 	env.API_TOKEN = "petstore-dev-token";
+	env.LOCAL_DEVELOPMENT = "true";
 });
 
 describe("the README's curl examples", () => {

@@ -42,15 +42,26 @@ describe("bearer authentication on writes", () => {
 		]);
 	});
 
+	it("says invalid_token (RFC 6750) to a token that is not accepted, and only the scheme to a request without one", async () => {
+		const missing = await write({});
+		expect(missing.headers.get("www-authenticate")).toBe(
+			'Bearer realm="petstore"',
+		);
+		const wrong = await write({ authorization: "Bearer wrong-token" });
+		expect(wrong.headers.get("www-authenticate")).toBe(
+			'Bearer realm="petstore", error="invalid_token"',
+		);
+	});
+
 	it("answers 401 with WWW-Authenticate when the token is missing, malformed or wrong", async () => {
 		for (const authorization of [
 			undefined,
 			"Bearer",
 			"Bearer ",
 			"Basic dXNlcjpwYXNz",
-			"Bearer test-token-current extra",
+			"Bearer test-token-current-0123456789abcdef extra",
 			"Bearer wrong-token",
-			"Bearer test-token-current,test-token-next",
+			"Bearer test-token-current-0123456789abcdef,test-token-next-0123456789abcdef0",
 		]) {
 			const response = await write(
 				authorization === undefined ? {} : { authorization },
@@ -62,9 +73,9 @@ describe("bearer authentication on writes", () => {
 
 	it("accepts every token of a rotation, in any scheme letter case", async () => {
 		for (const authorization of [
-			"Bearer test-token-current",
-			"Bearer test-token-next",
-			"bearer test-token-next",
+			"Bearer test-token-current-0123456789abcdef",
+			"Bearer test-token-next-0123456789abcdef0",
+			"bearer test-token-next-0123456789abcdef0",
 		]) {
 			expect((await write({ authorization })).status).toBe(201);
 		}
@@ -149,6 +160,141 @@ describe("rate limiting of writes", () => {
 	});
 });
 
+/** A token of its own, long enough for production: its budget is its own. */
+const newToken = () => `token-${crypto.randomUUID()}`;
+
+describe("budgets belong to the client that spends them", () => {
+	afterEach(() => {
+		vi.restoreAllMocks();
+	});
+
+	const createAs = (
+		app: ReturnType<typeof testApp>,
+		token: string,
+		address = "198.51.100.20",
+	) =>
+		app.request("/categories", {
+			method: "POST",
+			headers: {
+				authorization: `Bearer ${token}`,
+				"content-type": "application/json",
+				"cf-connecting-ip": address,
+			},
+			body: JSON.stringify({ name: uniqueName("Budget") }),
+		});
+
+	it("counts writes per token: one client spending its budget leaves another's, behind the same address", async () => {
+		const [spender, neighbour] = [newToken(), newToken()];
+		const app = testApp({
+			bindings: {
+				API_TOKEN: `${spender},${neighbour}`,
+				WRITE_LIMITER: env.TINY_LIMITER,
+			},
+		});
+		expect((await createAs(app, spender)).status).toBe(201);
+		expect((await createAs(app, spender)).status).toBe(201);
+		await expectError(await createAs(app, spender), 429, "rate_limited");
+		expect((await createAs(app, neighbour)).status).toBe(201);
+	});
+
+	it("counts failed authentications per address on their own budget: they never spend the token holder's", async () => {
+		const holder = newToken();
+		const address = "198.51.100.21";
+		const app = testApp({
+			bindings: {
+				API_TOKEN: holder,
+				AUTH_FAILURE_LIMITER: env.TINY_LIMITER,
+				WRITE_LIMITER: env.TINY_LIMITER,
+			},
+		});
+		for (let attempt = 0; attempt < 2; attempt++) {
+			await expectError(
+				await createAs(app, newToken(), address),
+				401,
+				"unauthorized",
+			);
+		}
+		await expectError(
+			await createAs(app, newToken(), address),
+			429,
+			"rate_limited",
+		);
+		expect((await createAs(app, holder, address)).status).toBe(201);
+	});
+
+	it("limits reads per address, on a budget of their own", async () => {
+		const app = testApp({ bindings: { READ_LIMITER: env.TINY_LIMITER } });
+		const read = (address: string) =>
+			app.request("/pets", { headers: { "cf-connecting-ip": address } });
+		expect((await read("198.51.100.22")).status).toBe(200);
+		expect((await read("198.51.100.22")).status).toBe(200);
+		await expectError(await read("198.51.100.22"), 429, "rate_limited");
+		expect((await read("198.51.100.23")).status).toBe(200);
+	});
+
+	it("lets writes through when the rate limiter fails, and logs the failure once", async () => {
+		const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+		const failing = {
+			limit: async () => {
+				throw new Error("rate limiter unreachable");
+			},
+		} as RateLimit;
+		const app = testApp({ bindings: { WRITE_LIMITER: failing } });
+		const response = await app.send("POST", "/categories", {
+			name: uniqueName("Open"),
+		});
+		expect(response.status).toBe(201);
+		const logged = warn.mock.calls.map(([line]) => JSON.parse(String(line)));
+		expect(logged).toEqual([
+			expect.objectContaining({
+				part: "rate-limiter",
+				requestId: response.headers.get("x-request-id"),
+			}),
+		]);
+	});
+});
+
+describe("tokens outside local development", () => {
+	afterEach(() => {
+		vi.restoreAllMocks();
+	});
+
+	const writeWith = (token: string, LOCAL_DEVELOPMENT: string) =>
+		testApp({ bindings: { API_TOKEN: token, LOCAL_DEVELOPMENT } }).request(
+			"/categories",
+			{
+				method: "POST",
+				headers: {
+					authorization: `Bearer ${token}`,
+					"content-type": "application/json",
+				},
+				body: JSON.stringify({ name: uniqueName("Token") }),
+			},
+		);
+
+	it("refuses the development token and short tokens, and says why in the log", async () => {
+		const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+		for (const token of ["petstore-dev-token", "short-but-not-dev-token"]) {
+			await expectError(await writeWith(token, "false"), 401, "unauthorized");
+		}
+		const reasons = warn.mock.calls.map(([line]) => JSON.parse(String(line)));
+		expect(reasons).toEqual([
+			expect.objectContaining({
+				message: expect.stringContaining("it is the development token"),
+			}),
+			expect.objectContaining({
+				message: expect.stringContaining("shorter than 32 characters"),
+			}),
+		]);
+	});
+
+	it("accepts them in local development", async () => {
+		for (const token of ["petstore-dev-token", "short-but-not-dev-token"]) {
+			expect((await writeWith(token, "true")).status).toBe(201);
+		}
+	});
+});
+
 describe("request bodies", () => {
 	const big = JSON.stringify({ name: "x", description: "y".repeat(17_000) });
 
@@ -217,7 +363,7 @@ describe("headers on every response", () => {
 			expect(response.headers.get("strict-transport-security")).toMatch(
 				/max-age=/,
 			);
-			expect(response.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+			expect(response.headers.get("x-frame-options")).toBe("DENY");
 		}
 	});
 
@@ -324,5 +470,37 @@ describe("request logs", () => {
 		const response = await anonymous("/pets/987654321");
 		expect(response.status).toBe(404);
 		expect(log).not.toHaveBeenCalled();
+	});
+});
+
+describe("caching", () => {
+	it("lets no cache store an answer with a secret, an authenticated read or a write; public reads revalidate", async () => {
+		const created = await send("POST", "/webhooks", {
+			url: "https://shop.example/hooks/cache",
+			events: ["pet.created"],
+		});
+		expect(created.status).toBe(201);
+		const { id } = await created.json<{ id: number }>();
+		const rotated = await send("POST", `/webhooks/${id}/rotate-secret`, {});
+		for (const response of [
+			created,
+			rotated,
+			await api("/webhooks"),
+			await api(`/webhooks/${id}`),
+			await anonymous("/webhooks"),
+			await send("POST", "/categories", { name: uniqueName("Cache") }),
+		]) {
+			expect(response.headers.get("cache-control")).toBe("no-store");
+		}
+		for (const response of [
+			await anonymous("/pets"),
+			await anonymous("/categories/1"),
+			await anonymous("/doc"),
+		]) {
+			expect(response.headers.get("cache-control")).toBe("no-cache");
+		}
+		expect((await api(`/webhooks/${id}`, { method: "DELETE" })).status).toBe(
+			204,
+		);
 	});
 });

@@ -1,46 +1,98 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "../models/error";
+import { limitFailedAuth } from "./rate-limit";
+
+/** The token `.dev.vars.example` gives local development: never accepted anywhere else. */
+const developmentToken = "petstore-dev-token";
+/** Outside local development a token must be at least this long: one a client could guess is no secret. */
+const minTokenLength = 32;
 
 const encoder = new TextEncoder();
 const sha256 = (text: string) =>
 	crypto.subtle.digest("SHA-256", encoder.encode(text));
 
-// The configured tokens' digests, computed once per isolate and secret value rather than on every write.
-let configured: { secret: string; digests: Promise<ArrayBuffer[]> } | undefined;
-const configuredDigests = (secret: string) => {
-	if (configured?.secret !== secret) {
+/** Why a configured token is refused where the Worker runs, if it is. */
+const weakness = (token: string, local: boolean) => {
+	if (local) return undefined;
+	if (token === developmentToken) return "it is the development token";
+	if (token.length < minTokenLength) {
+		return `it is shorter than ${minTokenLength} characters`;
+	}
+};
+
+// The accepted tokens' digests, computed once per isolate and configuration rather than on every write.
+let configured:
+	| { secret: string; local: boolean; digests: Promise<ArrayBuffer[]> }
+	| undefined;
+
+/**
+ * The digests of the configured tokens this Worker accepts. Outside local development, the development token
+ * and short tokens are refused (writes fail closed), and the log says why, once per isolate.
+ */
+const acceptedDigests = (env: Env) => {
+	const secret = env.API_TOKEN ?? "";
+	const local = env.LOCAL_DEVELOPMENT === "true";
+	if (configured?.secret !== secret || configured.local !== local) {
 		const tokens = secret
 			.split(",")
 			.map((token) => token.trim())
 			.filter(Boolean);
-		configured = { secret, digests: Promise.all(tokens.map(sha256)) };
+		const accepted = tokens.filter((token, index) => {
+			const why = weakness(token, local);
+			if (why) {
+				console.warn(
+					JSON.stringify({
+						level: "warn",
+						part: "auth",
+						message: `API_TOKEN entry ${index + 1} is refused: ${why}; set a long random token with \`wrangler secret put API_TOKEN\`.`,
+					}),
+				);
+			}
+			return why === undefined;
+		});
+		configured = { secret, local, digests: Promise.all(accepted.map(sha256)) };
 	}
 	return configured.digests;
 };
 
-/** True when `candidate` equals a configured token, comparing digests in constant time and every one every time. */
-const isConfigured = async (candidate: string, secret: string) => {
+/** The digest of `candidate` when it is an accepted token, comparing in constant time and every one every time. */
+const acceptedDigest = async (candidate: string, env: Env) => {
 	const presented = await sha256(candidate);
 	let matched = false;
-	for (const digest of await configuredDigests(secret)) {
+	for (const digest of await acceptedDigests(env)) {
 		matched = crypto.subtle.timingSafeEqual(presented, digest) || matched;
 	}
-	return matched;
+	return matched ? presented : undefined;
 };
 
+const hex = (bytes: ArrayBuffer) =>
+	[...new Uint8Array(bytes)]
+		.map((byte) => byte.toString(16).padStart(2, "0"))
+		.join("");
+
+/** RFC 6750 §3: a request without credentials learns the scheme; one with a wrong token also learns why. */
+const unauthorized = (presented: boolean) =>
+	new ApiError("unauthorized", undefined, undefined, {
+		"WWW-Authenticate": presented
+			? 'Bearer realm="petstore", error="invalid_token"'
+			: 'Bearer realm="petstore"',
+	});
+
 /**
- * Requires `Authorization: Bearer <token>` (RFC 6750) matching one of the comma-separated tokens of the
- * `API_TOKEN` secret. With no token configured, every write is refused: the API fails closed.
+ * Requires `Authorization: Bearer <token>` (RFC 6750) matching one of the comma-separated tokens of the `API_TOKEN`
+ * secret, and names the client by its token's digest (`client`, for the write budget). A request that fails is
+ * counted on its address's own budget, so that it never spends a token holder's. With no token configured, every
+ * such request is refused: the API fails closed.
  */
 export const requireToken: MiddlewareHandler<AppEnv> = async (c, next) => {
-	const presented = /^Bearer ([\w.~+/=-]+)$/i.exec(
-		c.req.header("authorization") ?? "",
-	)?.[1];
-	if (!presented || !(await isConfigured(presented, c.env.API_TOKEN ?? ""))) {
-		throw new ApiError("unauthorized", undefined, undefined, {
-			"WWW-Authenticate": 'Bearer realm="petstore"',
-		});
+	const header = c.req.header("authorization");
+	const presented = /^Bearer ([\w.~+/=-]+)$/i.exec(header ?? "")?.[1];
+	const digest = presented && (await acceptedDigest(presented, c.env));
+	if (!digest) {
+		await limitFailedAuth(c);
+		throw unauthorized(header !== undefined);
 	}
+	c.set("client", hex(digest));
 	await next();
 };

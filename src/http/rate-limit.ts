@@ -1,18 +1,54 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "../models/error";
+
+// Budgets (API.md §5), each a Rate Limiting binding of wrangler.toml: writes per token, failed authentications per
+// address, reads per address.
 
 // The binding does not expose its period, which is 10 or 60 seconds: waiting 60 is never too early.
 const retryAfterSeconds = 60;
 
-/** Limits writes per client with the Workers Rate Limiting binding configured in wrangler.toml. */
-export const limitWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
-	const key = c.req.header("cf-connecting-ip") ?? "anonymous";
-	const { success } = await c.env.WRITE_LIMITER.limit({ key });
+/** The address the request came from, as Cloudflare saw it. */
+const addressOf = (c: Context) => c.req.header("cf-connecting-ip") ?? "unknown";
+
+/**
+ * Counts the request on `limiter` under `key` and refuses it past the budget. A limiter that fails lets the request
+ * through: it protects capacity, and its outage must not become the API's (logged once per request).
+ */
+const spend = async (c: Context<AppEnv>, limiter: RateLimit, key: string) => {
+	let success: boolean;
+	try {
+		({ success } = await limiter.limit({ key }));
+	} catch (error) {
+		console.warn(
+			JSON.stringify({
+				level: "warn",
+				part: "rate-limiter",
+				requestId: c.var.requestId,
+				error: String(error),
+			}),
+		);
+		return;
+	}
 	if (!success) {
 		throw new ApiError("rate_limited", undefined, undefined, {
 			"Retry-After": String(retryAfterSeconds),
 		});
 	}
+};
+
+/** Limits writes per client: the digest of its token, after authentication. */
+export const limitWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
+	await spend(c, c.env.WRITE_LIMITER, c.var.client ?? addressOf(c));
 	await next();
 };
+
+/** Limits reads per address, on a generous budget of their own. */
+export const limitReads: MiddlewareHandler<AppEnv> = async (c, next) => {
+	await spend(c, c.env.READ_LIMITER, addressOf(c));
+	await next();
+};
+
+/** Counts a failed authentication on its address's own budget: it never spends a token holder's. */
+export const limitFailedAuth = (c: Context<AppEnv>) =>
+	spend(c, c.env.AUTH_FAILURE_LIMITER, addressOf(c));

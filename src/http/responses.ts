@@ -31,14 +31,15 @@ const errorHeaders: Partial<Record<ErrorCode, Record<string, ResponseHeader>>> =
 		unauthorized: {
 			"WWW-Authenticate": {
 				required: true,
-				description: "How to authenticate: the `Bearer` scheme.",
+				description:
+					'How to authenticate: the `Bearer` scheme, with `error="invalid_token"` when the token sent is not accepted (RFC 6750).',
 				schema: { type: "string" },
 			},
 		},
 		rate_limited: {
 			"Retry-After": {
 				required: true,
-				description: "Seconds to wait before writing again.",
+				description: "Seconds to wait before trying again.",
 				schema: { type: "integer" },
 			},
 		},

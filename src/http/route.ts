@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import type { ErrorCode } from "../models/error-codes";
 import { requireToken } from "./auth";
+import { cacheControl, cacheControlHeader } from "./cache-control";
 import { codeSamples } from "./code-samples";
 import { notModified } from "./conditional";
 import { idempotencyHeader, replayedHeader } from "./idempotency";
@@ -13,7 +14,7 @@ import {
 	type Lifecycle,
 	lifecycleMarkers,
 } from "./lifecycle";
-import { limitWrites } from "./rate-limit";
+import { limitReads, limitWrites } from "./rate-limit";
 import { errorResponses, everyResponseHeaders } from "./responses";
 import { bookmarkParam, bookmarkResponseHeader, d1Session } from "./session";
 import { optionalHeader } from "./validation";
@@ -97,7 +98,8 @@ const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
 
 /**
  * `createRoute` with the API's cross-cutting metadata derived in one place. `auth: "bearer"` adds the token
- * check and its security requirement; writes (every method but GET) are rate-limited; `conditional` routes get
+ * check and its security requirement; writes (every method but GET) are rate-limited per token, reads per
+ * address; authenticated reads and writes are never stored by a cache, public reads are revalidated; `conditional` routes get
  * their ETag, `If-None-Match` on reads and `If-Match` on writes; deprecated
  * routes their headers and the note on their sunset; every route its D1 session, the error responses it can
  * answer and the headers of every response.
@@ -115,8 +117,10 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 		...config
 	} = route as R & { idempotent?: true };
 	const implied: ErrorCode[] = ["validation_error", "internal_error"];
-	const middleware: MiddlewareHandler<AppEnv>[] = [];
 	const write = config.method !== "get";
+	const cachePolicy = auth || write ? "no-store" : "no-cache";
+	// First, so that every answer carries it, errors included.
+	const middleware: MiddlewareHandler<AppEnv>[] = [cacheControl(cachePolicy)];
 	if (lifecycle?.deprecated) {
 		implied.push("gone");
 		// First, so that every answer carries the deprecation, a 400 for a bad header included.
@@ -129,13 +133,15 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	}
 	if (write) {
 		// Every request body is size-limited, including those an operation ignores.
-		implied.push("payload_too_large", "rate_limited");
-		middleware.push(limitWrites);
+		implied.push("payload_too_large");
 	}
+	// Authentication first: the write budget is the token's, and a request that fails it spends its own.
 	if (auth) {
 		implied.push("unauthorized");
 		middleware.push(requireToken);
 	}
+	implied.push("rate_limited");
+	middleware.push(write ? limitWrites : limitReads);
 	// Outside the ETag check, so that its bookmark is on every answer that reached D1, 304 included.
 	middleware.push(d1Session);
 	let headers = bookmarkParam;
@@ -176,6 +182,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	);
 	const onEveryResponse = {
 		...everyResponseHeaders,
+		...cacheControlHeader(cachePolicy),
 		...bookmarkResponseHeader,
 		...(lifecycle?.deprecated && deprecationResponseHeaders),
 	};

@@ -4,6 +4,8 @@ import { secureHeaders } from "hono/secure-headers";
  * document to render, so nothing may load or frame it. */
 export const apiSecurityHeaders = secureHeaders({
 	contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+	// One frame policy: nothing may frame it, which the CSP's frame-ancestors says for current browsers.
+	xFrameOptions: "DENY",
 	crossOriginResourcePolicy: "cross-origin",
 });
 
@@ -20,4 +22,5 @@ export const pageSecurityHeaders = secureHeaders({
 		formAction: ["'self'"],
 		frameAncestors: ["'none'"],
 	},
+	xFrameOptions: "DENY",
 });

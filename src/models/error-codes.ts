@@ -43,7 +43,7 @@ export const errorCodes = {
 		422,
 		"This Idempotency-Key was used with a different request.",
 	],
-	rate_limited: [429, "Too many writes from this client; retry later."],
+	rate_limited: [429, "Too many requests from this client; retry later."],
 	internal_error: [
 		500,
 		"Unexpected error; quote request id 4f0c7e5e-6a57-4c6e-9d1b-8f0e2a7c3b21.",

@@ -2,8 +2,8 @@
  * The floor `npm run bench` compares the API with: a hand-written Worker, no framework, doing the platform
  * work the API does for a read, a write and an order, and answering the same status and body. That work is
  * the API's own D1 statements (floor-statements.ts) through a D1 session opened as src/db/client.ts opens
- * it, with its bookmark on the response; on writes, the same `WRITE_LIMITER.limit` call first and the same
- * `WEBHOOK_QUEUE` nudge after, through `waitUntil`. Nothing else: no validation, token check, headers or
+ * it, with its bookmark on the response; the same limiter call first (`READ_LIMITER` or `WRITE_LIMITER`) and on
+ * writes the same `WEBHOOK_QUEUE` nudge after, through `waitUntil`. Nothing else: no validation, token check, headers or
  * error bodies. Of the API it imports only `nameKey` (floor-statements.ts): its bundle holds no framework.
  */
 import { createPet, placeOrder, readPet, type Steps } from "./floor-statements";
@@ -66,9 +66,10 @@ export const createFloor = ({ now = Date.now }: { now?: () => number } = {}) =>
 			const url = new URL(request.url);
 			const write = request.method !== "GET";
 			const uses = partsOf(env);
-			if (write && uses.has("limiter")) {
-				const key = request.headers.get("cf-connecting-ip") ?? "anonymous";
-				const { success } = await env.WRITE_LIMITER.limit({ key });
+			if (uses.has("limiter")) {
+				const key = request.headers.get("cf-connecting-ip") ?? "unknown";
+				const limiter = write ? env.WRITE_LIMITER : env.READ_LIMITER;
+				const { success } = await limiter.limit({ key });
 				if (!success) return new Response(null, { status: 429 });
 			}
 			const db = uses.has("session")

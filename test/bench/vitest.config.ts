@@ -46,7 +46,8 @@ export default defineConfig(async () => ({
 					TEST_MIGRATIONS: await readD1Migrations(
 						`${import.meta.dirname}/../../drizzle`,
 					),
-					API_TOKEN: "bench-token",
+					// Long enough for production, which the bench stands for.
+					API_TOKEN: "bench-token-0123456789abcdef0123456789",
 					CURSOR_SECRET: "bench-cursor-secret",
 					// background.bench.ts creates webhooks, whose secrets are sealed under this key.
 					WEBHOOK_SECRET_KEY: "bench-webhook-secret-key-0123456789abcdef",
@@ -57,6 +58,14 @@ export default defineConfig(async () => ({
 				ratelimits: {
 					WRITE_LIMITER: {
 						namespace_id: "1001",
+						simple: { limit: 1_000_000, period: 60 },
+					},
+					AUTH_FAILURE_LIMITER: {
+						namespace_id: "1003",
+						simple: { limit: 1_000_000, period: 60 },
+					},
+					READ_LIMITER: {
+						namespace_id: "1004",
 						simple: { limit: 1_000_000, period: 60 },
 					},
 				},

@@ -1,0 +1,28 @@
+import type { MiddlewareHandler } from "hono";
+
+/**
+ * How a response may be cached (RFC 9111): `no-store` for whatever answers an authenticated client or a write (a
+ * webhook's secret among them); `no-cache` for public reads, which a cache may keep but must revalidate with their
+ * `ETag` before reuse.
+ */
+export type CachePolicy = "no-store" | "no-cache";
+
+/** Sets the operation's caching policy on every answer, errors included. */
+export const cacheControl =
+	(policy: CachePolicy): MiddlewareHandler =>
+	async (c, next) => {
+		c.header("Cache-Control", policy);
+		await next();
+	};
+
+/** Documents the policy as a header of every response of the operation. */
+export const cacheControlHeader = (policy: CachePolicy) => ({
+	"Cache-Control": {
+		required: true,
+		description:
+			policy === "no-store"
+				? "Never stored: the answer is for this authenticated client alone, or carries a secret."
+				: "A cache may keep the answer, and revalidates it with its `ETag` before reuse.",
+		schema: { type: "string" as const, enum: [policy] },
+	},
+});
