@@ -10,6 +10,7 @@ import { cacheControl } from "./http/cache-control";
 import { servedFrom } from "./http/code-samples";
 import { cors } from "./http/cors";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
+import { utf8Json } from "./http/json-body";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./http/secure-headers";
 import { validationHook } from "./http/validation";
 import { bearerAuth, documentConfig } from "./openapi";
@@ -38,7 +39,7 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	app.use(requestId(), except(referencePages, apiSecurityHeaders));
 	app.use(referencePages, pageSecurityHeaders);
 	// Stored by no cache unless a route says otherwise (src/http/route.ts): a refused body is answered here.
-	app.use(cacheControl("no-store"), cors, limitBody);
+	app.use(cacheControl("no-store"), cors, limitBody, utf8Json);
 	app.use(methodNotAllowed({ app, onMethodNotAllowed }));
 	app.use(async (c, next) => {
 		c.set("now", now);

@@ -56,6 +56,49 @@ describe("POST /categories", () => {
 		);
 	});
 
+	it.each([
+		["a zero-width space", "D\u200bog"],
+		["a soft hyphen", "Do\u00adg"],
+		["a zero-width joiner", "\u200dDog"],
+	])(
+		"treats a name that differs only by %s as the same name",
+		async (_, twin) => {
+			const suffix = uniqueName("");
+			await createCategory(`Dog${suffix}`);
+			await expectError(
+				await send("POST", "/categories", { name: `${twin}${suffix}` }),
+				409,
+				"category_exists",
+			);
+		},
+	);
+
+	it.each([
+		["invisible", "\u200b", "must contain a visible character"],
+		[
+			"only spaces and joiners",
+			"\u200d \u2060",
+			"must contain a visible character",
+		],
+		[
+			"a right-to-left override",
+			"Dog\u202egpj",
+			"must not contain bidirectional control characters",
+		],
+		[
+			"a bidirectional isolate",
+			"\u2067Dog\u2069",
+			"must not contain bidirectional control characters",
+		],
+	])("refuses a name that is %s", async (_, name, message) => {
+		const error = await expectError(
+			await send("POST", "/categories", { name }),
+			400,
+			"validation_error",
+		);
+		expect(error.details).toEqual([{ path: "body.name", message }]);
+	});
+
 	it("compares a renamed category by its new name", async () => {
 		const category = await createCategory();
 		const name = uniqueName("Ñandú");

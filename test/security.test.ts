@@ -298,6 +298,50 @@ describe("tokens outside local development", () => {
 describe("request bodies", () => {
 	const big = JSON.stringify({ name: "x", description: "y".repeat(17_000) });
 
+	const post = (body: BodyInit, contentType: string) =>
+		api("/categories", {
+			method: "POST",
+			headers: { "content-type": contentType },
+			body,
+		});
+
+	it("answers 400 malformed_json to a body that is not UTF-8, and stores nothing", async () => {
+		const name = uniqueName("Bytes");
+		const bytes = new Uint8Array([
+			...new TextEncoder().encode(`{"name":"${name} `),
+			0xff,
+			0xfe,
+			...new TextEncoder().encode('"}'),
+		]);
+		await expectError(
+			await post(bytes, "application/json"),
+			400,
+			"malformed_json",
+		);
+		const listed = await (await anonymous("/categories?limit=100")).text();
+		expect(listed).not.toContain(name);
+	});
+
+	it("answers 415 to a charset other than UTF-8, and takes UTF-8 however it is spelled", async () => {
+		const body = () => JSON.stringify({ name: uniqueName("Charset") });
+		for (const contentType of [
+			"application/json; charset=utf-16",
+			"application/json;charset=ISO-8859-1",
+		]) {
+			await expectError(
+				await post(body(), contentType),
+				415,
+				"unsupported_media_type",
+			);
+		}
+		for (const contentType of [
+			"application/json; charset=utf-8",
+			'application/json; charset="UTF-8"',
+		]) {
+			expect((await post(body(), contentType)).status).toBe(201);
+		}
+	});
+
 	it("answers 413 payload_too_large over 16 KiB", async () => {
 		await expectError(
 			await api("/categories", {

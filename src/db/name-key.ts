@@ -1,10 +1,15 @@
 /**
- * A name folded for case-insensitive comparison in any script: composed (NFC), then upper- and lower-cased, so
- * that "ß" and "SS", or "Ä" and "ä", compare equal. Stored next to the name, since SQLite's lower() folds
+ * A name folded for comparison in any script: without its invisible characters (zero-width spaces and joiners,
+ * soft hyphens: default-ignorable code points), composed (NFC), then upper- and lower-cased, so that "D\u200bog"
+ * and "Dog", "ß" and "SS", or "Ä" and "ä" compare equal. Stored next to the name, since SQLite's lower() folds
  * ASCII only.
  */
 export const nameKey = (name: string) =>
-	name.normalize("NFC").toUpperCase().toLowerCase();
+	name
+		.replace(/\p{Default_Ignorable_Code_Point}/gu, "")
+		.normalize("NFC")
+		.toUpperCase()
+		.toLowerCase();
 
 /** The columns to write for fields that may change a name: the name and, with it, its key. */
 export function withNameKey<T extends { name: string }>(
