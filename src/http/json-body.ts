@@ -5,7 +5,7 @@ import { ApiError } from "../models/error";
 const charsetOf = (contentType: string) =>
 	/;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType)?.[1].toLowerCase();
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /**
  * A JSON body is UTF-8 (RFC 8259 §8.1), or it is refused: another `charset` is 415, bytes that are not UTF-8 are
