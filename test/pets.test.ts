@@ -343,11 +343,16 @@ describe("GET /pets", () => {
 		expect(await names(`categoryId=${cats.id}&name=ÜBER`)).toEqual([]);
 	});
 
-	it("matches % and _ in the name filter literally", async () => {
-		expect(
-			await names(`categoryId=${cats.id}&name=${encodeURIComponent("%")}`),
-		).toEqual(["100% cat"]);
-		expect(await names(`categoryId=${cats.id}&name=_`)).toEqual(["snake_case"]);
+	it("refuses a name filter of fewer than three visible characters, saying what to send", async () => {
+		for (const name of ["%", "_", "re", "r\u200be"]) {
+			const error = await expectError(
+				await api(`/pets?name=${encodeURIComponent(name)}`),
+				400,
+				"validation_error",
+			);
+			expect(error.details?.[0]).toMatchObject({ path: "query.name" });
+			expect(error.details?.[0].message).toContain("at least 3");
+		}
 	});
 
 	it("matches % and _ literally through the name index too", async () => {

@@ -1,7 +1,8 @@
-import { eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, type SQL, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { limits } from "../models/limits";
+import { nameKey } from "../models/text";
 import type { Db } from "./client";
-import { nameKey } from "./name-key";
 import { pet } from "./resources";
 import { pets } from "./schema";
 
@@ -14,31 +15,43 @@ export const petNames = sqliteTable("pet_names", {
 	nameKey: text("name_key").notNull(),
 });
 
+/** Name matches a list request examines at most: a page of a broad name fills, or ends early, within them. */
+const window = limits.nameMatchesPerRequest;
+
 /**
  * Pets as the API answers them, walked in id order, whose name holds `name` (case-insensitively, every character
- * literal) when one is given: `query` reads them, `id` is the column to page and order by, `named` the name test.
- * A name of three characters or more is found through the trigram index (which indexes every run of three); a
- * shorter one is checked pet by pet.
+ * literal) when one is given, found through the trigram index (the route asks for three characters at least):
+ * `query` reads them, `id` is the column to page and order by, `holds` the name test. A request examines at most
+ * `window` matches after `after`: `windowEnd` reads the last of them when there are more, where the next page then
+ * starts.
  */
-export const petsNamed = (db: Db, name: string | undefined) => {
-	const key = name === undefined ? undefined : nameKey(name);
-	// The exact test, also behind the index, whose tokenizer reads U+FFFE and U+FFFF as U+FFFD. instr() rather
-	// than LIKE: `%` and `_` in the filter match literally.
-	const holds: SQL | undefined =
-		key === undefined ? undefined : sql`instr(${pets.nameKey}, ${key}) > 0`;
-	if (key === undefined || [...key].length < 3) {
-		return { query: () => pet.select(db, pet.projection), id: pets.id, holds };
+export const petsNamed = (db: Db, name: string | undefined, after: number) => {
+	if (name === undefined) {
+		return { query: () => pet.select(db, pet.projection), id: pets.id };
 	}
+	const key = nameKey(name);
 	const phrase = `"${key.replaceAll('"', '""')}"`;
+	const matches = and(
+		sql`${petNames} MATCH ${phrase}`,
+		gt(petNames.rowid, after),
+	);
+	const windowEnd = db
+		.select({ through: petNames.rowid })
+		.from(petNames)
+		.where(matches)
+		.orderBy(petNames.rowid)
+		.limit(1)
+		.offset(window - 1);
 	return {
+		// CROSS JOIN keeps the index first: the walk examines name matches, never a status's or category's rows.
 		query: () =>
-			db
-				.select(pet.projection)
-				.from(petNames)
-				.innerJoin(pets, eq(pets.id, petNames.rowid))
-				.$dynamic(),
+			db.select(pet.projection).from(petNames).crossJoin(pets).$dynamic(),
 		// The index's rowid is the pet's id.
 		id: petNames.rowid,
-		holds: sql`${petNames} MATCH ${phrase} AND ${holds}`,
+		// The exact test, also behind the index, whose tokenizer reads U+FFFE and U+FFFF as U+FFFD. instr() rather
+		// than LIKE: `%` and `_` in the filter match literally.
+		holds:
+			sql`${eq(pets.id, petNames.rowid)} AND ${matches} AND ${petNames.rowid} <= coalesce(${windowEnd}, ${Number.MAX_SAFE_INTEGER}) AND instr(${pets.nameKey}, ${key}) > 0` as SQL,
+		windowEnd,
 	};
 };

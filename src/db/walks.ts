@@ -6,26 +6,33 @@ type Walk<Row> = BatchItem<"sqlite"> & PromiseLike<Row[]>;
 
 /**
  * The first `size` rows, in id order, of a list filtered by one of several values (pet statuses, event types):
- * one walk per value asked for, or one over every value, run in one batch. SQLite walks a `(value, id)` index in
- * id order for one value only, and for `value IN (…)` would sort every matching row; separate walks stop at the
- * page.
+ * one walk per value asked for, or one over every value, run in one batch (with `alongside`, whose rows come back
+ * beside them). SQLite walks a `(value, id)` index in id order for one value only, and for `value IN (…)` would
+ * sort every matching row; separate walks stop at the page.
  */
-export const walkEach = async <Value, Row>(
+export const walkEach = async <Value, Row, Alongside = never>(
 	db: Db,
 	values: Value[] | undefined,
 	walk: (value?: Value) => Walk<Row>,
 	size: number,
 	id: (row: Row) => number,
-): Promise<Row[]> => {
+	alongside?: Walk<Alongside>,
+): Promise<{ rows: Row[]; alongside: Alongside[] }> => {
 	const [first, ...rest] = values ?? [undefined];
-	if (rest.length === 0) return await walk(first);
+	const walks = [walk(first), ...rest.map(walk)];
+	if (walks.length === 1 && alongside === undefined) {
+		return { rows: await walks[0], alongside: [] };
+	}
 	// A batch answers each query with what awaiting it would.
 	const pages = (await db.batch([
-		walk(first),
-		...rest.map(walk),
-	])) as readonly Row[][];
-	return pages
-		.flat()
-		.sort((a, b) => id(a) - id(b))
-		.slice(0, size);
+		...walks,
+		...(alongside ? [alongside] : []),
+	] as [Walk<Row>, ...Walk<Row>[]])) as unknown[][];
+	return {
+		rows: (pages.slice(0, walks.length) as Row[][])
+			.flat()
+			.sort((a, b) => id(a) - id(b))
+			.slice(0, size),
+		alongside: (pages[walks.length] ?? []) as Alongside[],
+	};
 };

@@ -110,6 +110,12 @@ export const linkHeader = {
 export type Page = { after: number; limit: number };
 
 /**
+ * The rows of a list that could look only so far (a bounded number of rows per request): the next page starts
+ * after position `through`, whatever this page holds.
+ */
+export type Window<T> = { rows: T[]; through?: number };
+
+/**
  * Answers a list operation with keyset pagination: `load` reads up to `limit + 1` rows after the cursor's
  * position in key order; the extra row only proves that a next page exists, and sets the `Link` header to a
  * cursor after this page's last key.
@@ -117,18 +123,18 @@ export type Page = { after: number; limit: number };
 export const listPage = async <F, T>(
 	c: Context<AppEnv>,
 	{ limit, cursor, ...filter }: F & { limit: number; cursor?: string },
-	load: (page: Omit<F, "limit" | "cursor"> & Page) => Promise<T[]>,
+	load: (page: Omit<F, "limit" | "cursor"> & Page) => Promise<T[] | Window<T>>,
 	positionOf: (row: T) => number,
 ): Promise<T[]> => {
 	const after = cursor === undefined ? 0 : await decodeCursor(c, cursor);
-	const rows = await load({ ...filter, after, limit });
-	if (rows.length <= limit) return rows;
+	const loaded = await load({ ...filter, after, limit });
+	const { rows, through } = Array.isArray(loaded) ? { rows: loaded } : loaded;
 	const page = rows.slice(0, limit);
+	const position =
+		rows.length > limit ? positionOf(page[page.length - 1]) : through;
+	if (position === undefined) return page;
 	const next = new URL(c.req.url);
-	next.searchParams.set(
-		"cursor",
-		await encodeCursor(c, positionOf(page[page.length - 1])),
-	);
+	next.searchParams.set("cursor", await encodeCursor(c, position));
 	next.searchParams.set("limit", String(limit));
 	c.header("Link", `<${next.pathname}${next.search}>; rel="next"`);
 	return page;

@@ -11,6 +11,8 @@ export const limits = {
 	requestBodyBytes: 16 * 1024,
 	/** The longest webhook URL, as sent and as stored. */
 	webhookUrl: 2048,
+	/** Pets whose name holds a name filter that one list request examines (every list reads a bounded number of rows). */
+	nameMatchesPerRequest: 250,
 	/** Webhooks that may exist at once. */
 	webhooks: 20,
 } as const;

@@ -1,5 +1,5 @@
 import { and, eq, ne, sql } from "drizzle-orm";
-import { nameKey, withNameKey } from "../../db/name-key";
+import { withNameKey } from "../../db/name-key";
 import type { Placeholders } from "../../db/prepared";
 import { category } from "../../db/resources";
 import { categories, pets } from "../../db/schema";
@@ -11,6 +11,7 @@ import {
 } from "../../db/write";
 import type { NewCategory } from "../../models/category";
 import { ApiError } from "../../models/error";
+import { nameKey } from "../../models/text";
 
 const nameTaken = (name: string) =>
 	new ApiError("category_exists", `A category named "${name}" already exists.`);

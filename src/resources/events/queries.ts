@@ -21,7 +21,7 @@ export const listEvents = async (
 	db: Db,
 	filter: EventFilter,
 ): Promise<Event[]> => {
-	const rows = await walkEach(
+	const { rows } = await walkEach(
 		db,
 		filter.type,
 		(type) =>

@@ -14,11 +14,11 @@ type InventoryFilter = Page & { status?: PetStatus[] };
  * The page of items after `filter.after`, and the next one's first if there is one: a walk of pets per status
  * asked for (see {@link walkEach}), whose `(status, id)` index orders the page.
  */
-export const listInventory = (
+export const listInventory = async (
 	db: Db,
 	filter: InventoryFilter,
-): Promise<InventoryItem[]> =>
-	walkEach(
+): Promise<InventoryItem[]> => {
+	const { rows } = await walkEach(
 		db,
 		filter.status,
 		(status) =>
@@ -32,6 +32,8 @@ export const listInventory = (
 		filter.limit + 1,
 		byPetId,
 	);
+	return rows;
+};
 
 /** Sets the stock unless the item changed since `If-Match`, with its event. */
 export const setInventory = (

@@ -12,7 +12,7 @@ import {
 	exists,
 	type WriteContext,
 } from "../../db/write";
-import type { Page } from "../../http/pagination";
+import type { Page, Window } from "../../http/pagination";
 import { ApiError } from "../../models/error";
 import { byId } from "../../models/id";
 import type { NewPet, Pet, PetPatch } from "../../models/pet";
@@ -27,10 +27,20 @@ type PetFilter = Page & {
 	name?: string;
 };
 
-/** The page of pets after `filter.after`, and the next one's first if there is one: a walk in id order per status. */
-export const listPets = (db: Db, filter: PetFilter): Promise<Pet[]> => {
-	const { query, id, holds } = petsNamed(db, filter.name);
-	return walkEach(
+/**
+ * The page of pets after `filter.after`, and the next one's first if there is one: a walk in id order per status;
+ * a name filter looks only so far (see {@link petsNamed}), and says where the next page starts.
+ */
+export const listPets = async (
+	db: Db,
+	filter: PetFilter,
+): Promise<Window<Pet>> => {
+	const { query, id, holds, windowEnd } = petsNamed(
+		db,
+		filter.name,
+		filter.after,
+	);
+	const { rows, alongside } = await walkEach(
 		db,
 		filter.status,
 		(status) =>
@@ -49,7 +59,9 @@ export const listPets = (db: Db, filter: PetFilter): Promise<Pet[]> => {
 				.limit(filter.limit + 1),
 		filter.limit + 1,
 		byId,
+		windowEnd,
 	);
+	return { rows, through: alongside[0]?.through };
 };
 
 /**

@@ -7,9 +7,11 @@ import { idParam } from "../../models/id";
 import { limits } from "../../models/limits";
 import { NewPet, Pet, PetPatch, Pets } from "../../models/pet";
 import { statusQuery } from "../../models/pet-status";
-import { text } from "../../models/text";
+import { nameKey, text } from "../../models/text";
 
 const tag = "Animals";
+const nameTooShort =
+	"must hold at least 3 visible characters: the name filter searches an index of every run of three; leave it out to list every pet";
 const params = z.object({ petId: idParam("petId") });
 
 export const listPets = apiRoute({
@@ -18,20 +20,21 @@ export const listPets = apiRoute({
 	operationId: "listPets",
 	tag,
 	summary: "List pets",
-	description:
-		"Pets in id order, filtered by status (repeatable), category and a case-insensitive name substring.",
+	description: `Pets in id order, filtered by status (repeatable), category and a case-insensitive name substring. A request examines at most ${limits.nameMatchesPerRequest} pets whose name holds the substring: a page of a broad name with other filters may hold fewer pets than \`limit\`, even none, and still link to the next.`,
 	request: {
 		query: z.object({
 			...pageQuery,
 			status: statusQuery,
 			categoryId: idParam("categoryId", "query").optional(),
 			name: text(limits.petName)
-				.min(1)
+				// Every list reads a bounded number of rows: the name index holds runs of three characters.
+				.min(3, nameTooShort)
+				.refine((value) => [...nameKey(value)].length >= 3, nameTooShort)
 				.optional()
 				.openapi({
 					description:
-						"Case-insensitive substring of the name; `%` and `_` match literally.",
-					param: { name: "name", in: "query", example: "re" },
+						"Case-insensitive substring of the name, at least three visible characters long (found through an index of every run of three); `%` and `_` match literally.",
+					param: { name: "name", in: "query", example: "bel" },
 				}),
 		}),
 	},
