@@ -13,7 +13,7 @@ const fixture = (operationId: string) => [
 	"DELETE FROM pets",
 	"DELETE FROM categories",
 	"DELETE FROM webhooks",
-	"INSERT INTO webhooks (id, url, events, secret, created_at) VALUES (1, 'https://shop.example/hooks/petstore', '[\"order.placed\"]', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '2026-12-24T09:00:00.000Z')",
+	"INSERT INTO webhooks (id, url, events, secret, created_at) VALUES (1, 'https://shop.example.com/hooks/petstore', '[\"order.placed\"]', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '2026-12-24T09:00:00.000Z')",
 	"INSERT INTO categories (id, name, name_key) VALUES (1, 'Fixture', 'fixture')",
 	...(operationId === "deleteCategory"
 		? []

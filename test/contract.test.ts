@@ -76,12 +76,12 @@ const scenario = async (): Promise<Step[]> => {
 		[
 			"POST",
 			"/webhooks",
-			{ url: "https://contract.example/hook", events: ["pet.created"] },
+			{ url: "https://contract.example.com/hook", events: ["pet.created"] },
 		],
 		[
 			"POST",
 			"/webhooks",
-			{ url: "ftp://contract.example/hook", events: ["pet.created"] },
+			{ url: "ftp://contract.example.com/hook", events: ["pet.created"] },
 		],
 		["GET", "/webhooks?limit=1"],
 		["GET", "/webhooks/1"],

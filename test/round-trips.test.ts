@@ -121,7 +121,7 @@ const operations: Case[] = [
 		"createWebhook",
 		"POST",
 		() => "/webhooks",
-		() => ({ url: "https://shop.example/hook", events: ["pet.created"] }),
+		() => ({ url: "https://shop.example.com/hook", events: ["pet.created"] }),
 	],
 	["listWebhooks", "GET", () => "/webhooks"],
 	["getWebhook", "GET", () => "/webhooks/1"],

@@ -426,7 +426,7 @@ describe("headers on every response", () => {
 		const preflight = await anonymous("/store/orders", {
 			method: "OPTIONS",
 			headers: {
-				origin: "https://shop.example",
+				origin: "https://shop.example.com",
 				"access-control-request-method": "POST",
 				"access-control-request-headers": "authorization, idempotency-key",
 			},
@@ -443,7 +443,7 @@ describe("headers on every response", () => {
 		).toContain("idempotency-key");
 
 		const read = await anonymous("/pets", {
-			headers: { origin: "https://shop.example" },
+			headers: { origin: "https://shop.example.com" },
 		});
 		expect(read.headers.get("access-control-allow-origin")).toBe("*");
 		const exposed = read.headers
@@ -520,7 +520,7 @@ describe("request logs", () => {
 describe("caching", () => {
 	it("lets no cache store an answer with a secret, an authenticated read or a write; public reads revalidate", async () => {
 		const created = await send("POST", "/webhooks", {
-			url: "https://shop.example/hooks/cache",
+			url: "https://shop.example.com/hooks/cache",
 			events: ["pet.created"],
 		});
 		expect(created.status).toBe(201);

@@ -232,7 +232,7 @@ describe("retries", () => {
 
 	it("count a redirect as a failure and do not follow it", async () => {
 		const { receivers, webhook } = await attemptedOnce(
-			failing(302, { location: "https://elsewhere.example/" }),
+			failing(302, { location: "https://elsewhere.example.com/" }),
 		);
 		expect(await lastAttempt(webhook.id)).toMatchObject({
 			status: 302,

@@ -5,7 +5,7 @@ import { api, expectError, send, testApp } from "./support/api";
 import { watchedD1 } from "./support/d1";
 
 const newWebhook = {
-	url: "https://shop.example/hook",
+	url: "https://shop.example.com/hook",
 	events: ["pet.created"],
 };
 

@@ -113,21 +113,51 @@ describe("webhook URLs: refused everywhere", () => {
 			"a .local name",
 		],
 		["a single-label name", "https://intranet/hook", "a single-label name"],
+		[
+			"a .local name with two trailing dots",
+			"https://printer.local../hook",
+			"a .local name",
+		],
+		[
+			"a home network name",
+			"https://nas.home.arpa/hook",
+			"a home network name (.home.arpa)",
+		],
+		[
+			"localhost.localdomain",
+			"https://localhost.localdomain/hook",
+			"a name without a public suffix",
+		],
+		[
+			"a reserved test name",
+			"https://shop.example/hook",
+			"a name without a public suffix",
+		],
+		[
+			"a public suffix itself",
+			"https://co.uk/hook",
+			"a name without a public suffix",
+		],
+		[
+			"the 6to4 relay anycast range",
+			"https://192.88.99.1/hook",
+			"a reserved (6to4 relay anycast) address",
+		],
 	])("refuses %s: %s", async (_, url, what) => {
 		await expectRefused(await createLocally(url), notPublic(what));
 		await expectRefused(await createDeployed(url), notPublic(what));
 	});
 
 	it.each([
-		["a leading space", " https://shop.example/hook"],
-		["a trailing space", "https://shop.example/hook "],
-		["a trailing CR/LF", "https://shop.example/hook\r\n"],
-		["a leading LF", "\nhttps://shop.example/hook"],
-		["a tab inside", "https://shop.example/ho\tok"],
-		["a NUL inside", "https://shop.example/ho\u0000ok"],
-		["a DEL inside", "https://shop.example/hook\u007f"],
-		["a C1 control", "https://shop.example/hook\u0085"],
-		["a space inside", "https://shop.example/my hook"],
+		["a leading space", " https://shop.example.com/hook"],
+		["a trailing space", "https://shop.example.com/hook "],
+		["a trailing CR/LF", "https://shop.example.com/hook\r\n"],
+		["a leading LF", "\nhttps://shop.example.com/hook"],
+		["a tab inside", "https://shop.example.com/ho\tok"],
+		["a NUL inside", "https://shop.example.com/ho\u0000ok"],
+		["a DEL inside", "https://shop.example.com/hook\u007f"],
+		["a C1 control", "https://shop.example.com/hook\u0085"],
+		["a space inside", "https://shop.example.com/my hook"],
 	])("refuses %s", async (_, url) => {
 		await expectRefused(
 			await createLocally(url),
@@ -137,14 +167,14 @@ describe("webhook URLs: refused everywhere", () => {
 
 	it("refuses a user name without a password", async () => {
 		await expectRefused(
-			await createLocally("https://user@shop.example/hook"),
+			await createLocally("https://user@shop.example.com/hook"),
 			"must not carry credentials",
 		);
 	});
 
 	it("refuses 2,049 characters and takes 2,048", async () => {
-		const path = "/".padEnd(2048 - "https://shop.example".length, "a");
-		const longest = `https://shop.example${path}`;
+		const path = "/".padEnd(2048 - "https://shop.example.com".length, "a");
+		const longest = `https://shop.example.com${path}`;
 		expect(longest).toHaveLength(2048);
 		expect((await urlsOf(await createDeployed(longest))).stored).toBe(longest);
 		const error = await expectError(
@@ -156,7 +186,7 @@ describe("webhook URLs: refused everywhere", () => {
 	});
 
 	it("refuses a URL that grows past 2,048 characters once normalised", async () => {
-		const url = `https://shop.example/${"é".repeat(1000)}`;
+		const url = `https://shop.example.com/${"é".repeat(1000)}`;
 		expect(url.length).toBeLessThanOrEqual(2048);
 		await expectRefused(
 			await createLocally(url),
@@ -192,6 +222,11 @@ describe("webhook URLs: this machine only in local development", () => {
 			"https://localhost./hook",
 		],
 		[
+			"localhost with two trailing dots",
+			"https://localhost../hook",
+			"https://localhost../hook",
+		],
+		[
 			"a .localhost name",
 			"https://api.localhost/hook",
 			"https://api.localhost/hook",
@@ -216,7 +251,7 @@ describe("webhook URLs: this machine only in local development", () => {
 		await expectRefused(await createDeployed(url), "must be https");
 		expect((await urlsOf(await createLocally(url))).stored).toBe(url);
 		await expectRefused(
-			await createLocally("http://shop.example/hook"),
+			await createLocally("http://shop.example.com/hook"),
 			"must be https",
 		);
 		await expectRefused(
@@ -230,11 +265,14 @@ describe("webhook URLs: normalised", () => {
 	it("stores and answers the URL as `new URL(url).href`", async () => {
 		for (const [url, normalised] of [
 			[
-				"HTTPS://Shop.Example:443/a/../hooks/petstore?x=1",
-				"https://shop.example/hooks/petstore?x=1",
+				"HTTPS://Shop.Example.COM:443/a/../hooks/petstore?x=1",
+				"https://shop.example.com/hooks/petstore?x=1",
 			],
-			["https://bücher.example/hook", "https://xn--bcher-kva.example/hook"],
-			["https://shop.example", "https://shop.example/"],
+			[
+				"https://bücher.example.com/hook",
+				"https://xn--bcher-kva.example.com/hook",
+			],
+			["https://shop.example.com", "https://shop.example.com/"],
 			["https://[::ffff:8.8.8.8]/hook", "https://[::ffff:808:808]/hook"],
 		]) {
 			expect(await urlsOf(await createDeployed(url))).toEqual({

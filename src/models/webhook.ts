@@ -4,12 +4,12 @@ import { Id } from "./id";
 import { durations, inWords, limits } from "./limits";
 
 /** The rules of src/webhooks/url.ts, as the document states them. */
-const webhookUrlRules = `An https URL of at most ${limits.webhookUrl} characters, stored and answered normalised (\`new URL(url).href\`). Refused: control characters and whitespace (leading and trailing included), credentials, and hosts that are not public: loopback, private, link-local, shared (CGNAT, 100.64.0.0/10), unique-local, site-local, unspecified, multicast, documentation and reserved IP literals (in any spelling \`new URL\` reads, IPv4-mapped and other IPv4-embedding IPv6 forms included), and the names \`localhost\`, \`*.localhost\`, \`*.local\`, \`*.internal\` and single-label names. Plain http and loopback hosts only in local development (\`WEBHOOKS_ALLOW_LOOPBACK\`).`;
+const webhookUrlRules = `An https URL of at most ${limits.webhookUrl} characters, stored and answered normalised (\`new URL(url).href\`). Refused: control characters and whitespace (leading and trailing included), credentials, and hosts that are not public: loopback, private, link-local, shared (CGNAT, 100.64.0.0/10), unique-local, site-local, unspecified, multicast, documentation and reserved IP literals (192.88.99.0/24 included) (in any spelling \`new URL\` reads, IPv4-mapped and other IPv4-embedding IPv6 forms included), and the names \`localhost\`, \`*.localhost\`, \`*.local\`, \`*.internal\`, \`*.home.arpa\`, single-label names and any name without a public suffix (the Public Suffix List decides), every trailing dot stripped first. Plain http and loopback hosts only in local development (\`WEBHOOKS_ALLOW_LOOPBACK\`).`;
 
 // The rules need the environment (local development may use loopback), so the operations check them.
 const WebhookUrl = z.string().max(limits.webhookUrl).openapi({
 	description: webhookUrlRules,
-	example: "https://shop.example/hooks/petstore",
+	example: "https://shop.example.com/hooks/petstore",
 });
 
 export const NewWebhook = z
@@ -27,7 +27,7 @@ export const NewWebhook = z
 	})
 	.openapi("NewWebhook", {
 		example: {
-			url: "https://shop.example/hooks/petstore",
+			url: "https://shop.example.com/hooks/petstore",
 			events: ["order.placed", "order.completed", "order.cancelled"],
 		},
 	});
@@ -50,7 +50,7 @@ export type WebhookPatch = z.infer<typeof WebhookPatch>;
 
 const example = {
 	id: 1,
-	url: "https://shop.example/hooks/petstore",
+	url: "https://shop.example.com/hooks/petstore",
 	events: ["order.placed", "order.completed", "order.cancelled"],
 	createdAt: "2026-12-24T09:00:00.000Z",
 	disabled: false,

@@ -1,3 +1,4 @@
+import { parse } from "tldts";
 import { ApiError } from "../models/error";
 import { limits } from "../models/limits";
 
@@ -26,6 +27,7 @@ const ipv4Ranges: [cidr: string, what: string][] = [
 	["172.16.0.0/12", "a private address"],
 	["192.0.0.0/24", "a reserved address"],
 	["192.0.2.0/24", "a documentation address"],
+	["192.88.99.0/24", "a reserved (6to4 relay anycast) address"],
 	["192.168.0.0/16", "a private address"],
 	["198.18.0.0/15", "a reserved address"],
 	["198.51.100.0/24", "a documentation address"],
@@ -101,20 +103,32 @@ const ipv6Refusal = (address: bigint) => {
 	)?.[1];
 };
 
+/** Names that are never public, whatever the suffix list says: home networks (RFC 8375). */
+const homeNetwork = /(^|\.)home\.arpa$/;
+
 /**
  * Why a host (as `new URL` parsed it: lower case, IPv4 in dotted decimal whatever its spelling, IPv6
- * compressed in brackets) is not a public one, if it is not.
+ * compressed in brackets) is not a public one, if it is not. A name is public only under a public suffix of the
+ * Public Suffix List (the `tldts` package's copy), below the suffix itself.
  */
 const hostRefusal = (hostname: string) => {
 	if (hostname.startsWith("["))
 		return ipv6Refusal(ipv6Bits(hostname.slice(1, -1)));
 	// A host ending in a number is an IPv4 address, or `new URL` refuses it.
 	if (/^[\d.]+$/.test(hostname)) return ipv4Refusal(ipv4Bits(hostname));
-	const name = hostname.replace(/\.$/, "");
+	// Every trailing dot: `localhost..` is localhost.
+	const name = hostname.replace(/\.+$/, "");
 	if (name === "localhost" || name.endsWith(".localhost")) return loopback;
 	if (name.endsWith(".local")) return "a .local name";
 	if (name.endsWith(".internal")) return "an .internal name";
 	if (!name.includes(".")) return "a single-label name";
+	if (homeNetwork.test(name)) return "a home network name (.home.arpa)";
+	const { isIcann, isPrivate, domain } = parse(name, {
+		allowPrivateDomains: true,
+	});
+	if (!(isIcann || isPrivate) || domain === null) {
+		return "a name without a public suffix";
+	}
 };
 
 /** Control characters (C0, DEL, C1) and whitespace, anywhere: `new URL` would silently drop or encode them. */

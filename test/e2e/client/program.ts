@@ -178,13 +178,16 @@ export const everyOperation = async () => [
 	webhook(
 		ok(
 			await client.POST("/webhooks", {
-				body: { url: "https://shop.example/hook", events: ["order.placed"] },
+				body: {
+					url: "https://shop.example.com/hook",
+					events: ["order.placed"],
+				},
 			}),
 		),
 	),
 	ok(
 		await client.POST("/webhooks", {
-			body: { url: "https://shop.example/hook", events: ["pet.created"] },
+			body: { url: "https://shop.example.com/hook", events: ["pet.created"] },
 		}),
 	).secret,
 	webhook(
