@@ -9,4 +9,5 @@ console.log(`
   OpenAPI       http://localhost:8787/doc
   Reference     http://localhost:8787/reference
   Dev token     ${token}
+  Cron's work   http://localhost:8787/__scheduled (the sweep; wrangler dev never runs the Cron itself)
 `);

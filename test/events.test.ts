@@ -277,7 +277,17 @@ describe("GET /events?after", () => {
 		}
 	});
 
-	it.each(["0", "evt_", "evt_x", "-1", "1e3"])(
+	it("takes after=0 as the start of the feed, as replayWebhook does", async () => {
+		const [first] = await (await anonymous("/events?limit=1")).json<Event[]>();
+		for (const after of ["0", "evt_0"]) {
+			const [resumed] = await (
+				await anonymous(`/events?after=${after}&limit=1`)
+			).json<Event[]>();
+			expect(resumed).toEqual(first);
+		}
+	});
+
+	it.each(["evt_", "evt_x", "-1", "1e3", "00"])(
 		"refuses after=%s with a validation_error",
 		async (after) => {
 			await expectError(

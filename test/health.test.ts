@@ -37,7 +37,7 @@ describe("GET /health", () => {
 		await applyD1Migrations(env.EMPTY_DB, env.TEST_MIGRATIONS);
 		expect((await anonymous("/health")).status).toBe(200);
 		await env.EMPTY_DB.exec(
-			"ALTER TABLE webhooks DROP COLUMN previous_secret_expires_at",
+			"ALTER TABLE webhooks DROP COLUMN hand_off_after",
 		);
 		await expectError(await anonymous("/health"), 503, "unavailable");
 	});

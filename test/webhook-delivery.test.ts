@@ -5,9 +5,11 @@ import { Webhook as Verifier } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getEndpoint } from "../src/resources/webhooks/queries";
 import { endpointOf } from "../src/webhooks/endpoints";
+import { sweep } from "../src/webhooks/fan-out";
 import { anonymous, api, testApp, testNow } from "./support/api";
 import {
 	attemptedOnce,
+	attemptsOf,
 	categoryEvent,
 	createWebhook,
 	deleteWebhooks,
@@ -184,6 +186,15 @@ describe("retries", () => {
 			type: "webhook.disabled",
 			data: { id: webhook.id, disabled: true, failures: 9, lastStatus: 500 },
 		});
+		// The feed is public: it shows the webhook's state, never its URL (often a capability) or its secret.
+		expect(Object.keys(disabled.data as object).sort()).toEqual([
+			"disabled",
+			"failures",
+			"id",
+			"lastAttemptAt",
+			"lastStatus",
+		]);
+		expect(JSON.stringify(disabled)).not.toContain(webhook.url);
 		await deliverAt(webhook.id, now + 10 * hour);
 		expect(receivers.received(webhook.url)).toHaveLength(9);
 	});
@@ -221,11 +232,13 @@ describe("retries", () => {
 			const { webhook } = await attemptedOnce(
 				failing(status, { "retry-after": retryAfter }),
 			);
-			const next = Date.parse(
-				(await lastAttempt(webhook.id)).nextAttemptAt ?? "",
-			);
+			const attempt = await lastAttempt(webhook.id);
+			const next = Date.parse(attempt.nextAttemptAt ?? "");
+			// Counted from the end of the attempt.
 			expect(next - later).toBeGreaterThanOrEqual(wait);
-			expect(next - later).toBeLessThanOrEqual(Math.max(wait, 6 * second));
+			expect(next - later).toBeLessThanOrEqual(
+				Math.max(wait, 6 * second) + attempt.durationMs + 1,
+			);
 			await api(`/webhooks/${webhook.id}`, { method: "DELETE" });
 		}
 	});
@@ -263,6 +276,8 @@ describe("410 Gone and re-enabling", () => {
 		expect(await lastAttempt(webhook.id)).toMatchObject({
 			status: 410,
 			outcome: "disabled",
+			// It waits for the webhook to be enabled again: no next attempt is promised.
+			nextAttemptAt: null,
 		});
 		expect(await webhookState(webhook.id)).toMatchObject({ disabled: true });
 		// The flag is part of the webhook: a client's cached copy is stale.
@@ -274,11 +289,17 @@ describe("410 Gone and re-enabling", () => {
 		expect(await newestEvent(`/webhooks/${webhook.id}`)).toBeGreaterThan(
 			eventId,
 		);
-		// Disabled: nothing more is attempted, and new events are not handed over.
-		await categoryEvent();
+		// Disabled: nothing more is attempted; a new event is held, and the attempt log says so.
+		const { eventId: heldId } = await categoryEvent();
 		await sweepAt(later + hour);
 		await deliverAt(webhook.id, later + hour);
 		expect(receivers.received(webhook.url)).toHaveLength(1);
+		expect(await lastAttempt(webhook.id)).toMatchObject({
+			eventId: heldId,
+			attempt: 0,
+			outcome: "held",
+			nextAttemptAt: null,
+		});
 
 		status = 204;
 		const enabled = await laterApp.send("PATCH", `/webhooks/${webhook.id}`, {
@@ -286,11 +307,33 @@ describe("410 Gone and re-enabling", () => {
 		});
 		expect(await enabled.json()).toMatchObject({ disabled: false });
 		await deliverAt(webhook.id, later + 2 * hour);
-		expect(await lastAttempt(webhook.id)).toMatchObject({
-			eventId,
+		const attempts = await attemptsOf(webhook.id);
+		expect(
+			attempts.find((attempt) => attempt.eventId === eventId),
+		).toMatchObject({
 			attempt: 2,
 			outcome: "delivered",
 		});
+		expect(
+			attempts.find((attempt) => attempt.eventId === heldId),
+		).toMatchObject({
+			attempt: 1,
+			outcome: "delivered",
+		});
+	});
+
+	it("nudges the queue when it records webhook.disabled, so subscribers hear of it as fast as of a write", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		receivers.answer(webhook.url, () => new Response(null, { status: 410 }));
+		await categoryEvent();
+		await sweepAt(later);
+		// The writes' own nudges (in waitUntil) are sent by now.
+		await new Promise((settled) => setTimeout(settled, 50));
+		const nudged = vi.spyOn(env.WEBHOOK_QUEUE, "send");
+		await deliverAt(webhook.id, later);
+		expect(await webhookState(webhook.id)).toMatchObject({ disabled: true });
+		expect(nudged).toHaveBeenCalledWith({ kind: "sweep" });
 	});
 
 	it("pauses the endpoint while updateWebhook says disabled: true", async () => {
@@ -301,6 +344,90 @@ describe("410 Gone and re-enabling", () => {
 		await laterApp.send("PATCH", `/webhooks/${webhook.id}`, { disabled: true });
 		await deliverAt(webhook.id, later);
 		expect(receivers.received(webhook.url)).toHaveLength(0);
+	});
+});
+
+describe("each attempt's own time", () => {
+	it("signs and logs each attempt with its own time, so a delivery behind a slow receiver is not stale", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		receivers.answer(webhook.url, async () => {
+			await new Promise((answered) => setTimeout(answered, 1_100));
+			return new Response(null, { status: 204 });
+		});
+		// One more event than the attempts a run makes at once: the last waits for a slow answer.
+		for (let event = 0; event < 21; event++) await categoryEvent();
+		await sweepAt(later);
+		await deliverAt(webhook.id, later);
+		const stamps = receivers
+			.received(webhook.url)
+			.map((request) => Number(request.headers["webhook-timestamp"]));
+		expect(stamps).toHaveLength(21);
+		expect(Math.min(...stamps)).toBe(later / 1000);
+		expect(Math.max(...stamps)).toBeGreaterThanOrEqual(later / 1000 + 1);
+		const logged = (await attemptsOf(webhook.id)).map((attempt) =>
+			Date.parse(attempt.attemptedAt),
+		);
+		expect(Math.max(...logged) - Math.min(...logged)).toBeGreaterThanOrEqual(
+			1_000,
+		);
+	});
+
+	it("starts no delivery once disabled: true has answered, even in a run already going", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		let disabled: Promise<Response> | undefined;
+		receivers.answer(webhook.url, async () => {
+			disabled ??= laterApp.send("PATCH", `/webhooks/${webhook.id}`, {
+				disabled: true,
+			});
+			await disabled;
+			return new Response(null, { status: 204 });
+		});
+		for (let event = 0; event < 25; event++) await categoryEvent();
+		await sweepAt(later);
+		await deliverAt(webhook.id, later);
+		expect((await disabled)?.status).toBe(200);
+		// Those already under way when it answered finish; none starts after.
+		expect(receivers.received(webhook.url).length).toBeLessThanOrEqual(20);
+	});
+});
+
+describe("an endpoint whose Durable Object fails", () => {
+	it("holds back no other endpoint, and gets every event it missed once it answers again", async () => {
+		const receivers = mockReceivers();
+		const broken = await createWebhook(["category.created"]);
+		const healthy = await createWebhook(["category.created"]);
+		// More than a round of the sweep: the endpoint that fails must not stop the rounds after the first.
+		for (let event = 0; event < 120; event++) await categoryEvent();
+		const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+		const reset = async () => {
+			throw new Error("Durable Object reset because its code was updated.");
+		};
+		// The real namespace, but the broken webhook's object fails every call.
+		const failing = {
+			...env,
+			WEBHOOK_ENDPOINT: {
+				getByName: (name: string) =>
+					name === String(broken.id)
+						? { handOff: reset, replay: reset }
+						: env.WEBHOOK_ENDPOINT.getByName(name),
+			} as unknown as Env["WEBHOOK_ENDPOINT"],
+		};
+		await sweep(failing, later);
+		await deliverAt(healthy.id, later);
+		await deliverAt(healthy.id, later + second);
+		expect(new Set(receivers.ids(healthy.url)).size).toBe(120);
+		expect(receivers.received(broken.url)).toEqual([]);
+		expect(warn).toHaveBeenCalledWith(
+			expect.stringContaining('"part":"durable-object"'),
+		);
+		// Its object answers again: the next sweep sends it everything it missed.
+		await sweepAt(later + minute);
+		for (let run = 0; run < 3; run++) {
+			await deliverAt(broken.id, later + minute + run * second);
+		}
+		expect(new Set(receivers.ids(broken.url)).size).toBe(120);
 	});
 });
 
@@ -392,6 +519,42 @@ describe("rotating the secret", () => {
 		expect(after.headers["webhook-signature"].split(" ")).toHaveLength(1);
 		expect(verify(secret, after, later + 25 * hour)).toHaveProperty("id");
 		expect(() => verify(webhook.secret, after, later + 25 * hour)).toThrow();
+	});
+});
+
+describe("rotating the secret twice within a day", () => {
+	it("keeps every secret rotated out within the last 24 hours signing, each until its own day ends", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		const rotate = async (at: number) => {
+			const response = await testApp({ now: at }).api(
+				`/webhooks/${webhook.id}/rotate-secret`,
+				{ method: "POST" },
+			);
+			return (await response.json<{ secret: string }>()).secret;
+		};
+		const second = await rotate(later);
+		const third = await rotate(later + hour);
+		const deliveredAt = async (at: number) => {
+			await categoryEvent();
+			await sweepAt(at);
+			await deliverAt(webhook.id, at);
+			return receivers.received(webhook.url).at(-1) as Received;
+		};
+		const both = await deliveredAt(later + 2 * hour);
+		expect(both.headers["webhook-signature"].split(" ")).toHaveLength(3);
+		for (const key of [third, second, webhook.secret]) {
+			expect(verify(key, both, later + 2 * hour)).toHaveProperty("id");
+		}
+		// The first rotation's secret ends a day after it; the second's a day after that rotation.
+		const next = await deliveredAt(later + 24 * hour + minute);
+		expect(next.headers["webhook-signature"].split(" ")).toHaveLength(2);
+		expect(() =>
+			verify(webhook.secret, next, later + 24 * hour + minute),
+		).toThrow();
+		expect(verify(second, next, later + 24 * hour + minute)).toHaveProperty(
+			"id",
+		);
 	});
 });
 

@@ -165,11 +165,20 @@ export const webhooks = sqliteTable("webhooks", {
 	events: text("events", { mode: "json" }).$type<EventType[]>().notNull(),
 	/** The `whsec_` signing secret, sealed by src/webhooks/secret-box.ts: encrypted at rest. */
 	secret: text("secret").notNull(),
-	/** The secret a rotation replaced: it keeps signing, beside the new one, until `previousSecretExpiresAt`. */
-	previousSecret: text("previous_secret"),
-	/** Unix milliseconds. */
-	previousSecretExpiresAt: integer("previous_secret_expires_at"),
+	/**
+	 * The secrets rotations replaced, newest first, sealed: each keeps signing, beside the new one, until its
+	 * `expiresAt` (Unix milliseconds).
+	 */
+	previousSecrets: text("previous_secrets", { mode: "json" })
+		.$type<{ secret: string; expiresAt: number }[]>()
+		.notNull()
+		.default(sql`'[]'`),
 	createdAt: text("created_at").notNull(),
 	disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+	/**
+	 * Set when its Durable Object could not take events the sweep handed over: the sweep sends it every event after
+	 * this id again (a replay), so one endpoint that fails never holds back another's.
+	 */
+	handOffAfter: integer("hand_off_after"),
 	version: version(),
 });

@@ -5,7 +5,7 @@ import { Id } from "./id";
 import { InventoryItem } from "./inventory";
 import { OrderResponse } from "./order";
 import { Pet } from "./pet";
-import { Webhook } from "./webhook";
+import { WebhookState } from "./webhook";
 
 /** What a deletion's event carries: the id of what is gone. */
 const DeletedResource = z
@@ -25,7 +25,7 @@ const dataOf: Record<EventTypeName, z.ZodType> = {
 	"order.completed": OrderResponse,
 	"order.cancelled": DeletedResource,
 	"inventory.updated": InventoryItem,
-	"webhook.disabled": Webhook,
+	"webhook.disabled": WebhookState,
 };
 
 /** `pet.created` → `PetCreatedEvent`. */

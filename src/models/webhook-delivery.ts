@@ -11,6 +11,7 @@ const deliveryOutcomes = [
 	"retrying",
 	"exhausted",
 	"disabled",
+	"held",
 ] as const;
 
 export type DeliveryOutcome = (typeof deliveryOutcomes)[number];
@@ -20,20 +21,23 @@ export const WebhookDelivery = z
 	.object({
 		id: Id.openapi({ description: "Increases with every attempt." }),
 		eventId: Id,
-		attempt: z.int().min(1).openapi({ description: "1 for the first try." }),
+		attempt: z.int().min(0).openapi({
+			description:
+				"1 for the first try; 0 for an event that arrived while the webhook was disabled.",
+		}),
 		status: z
 			.int()
 			.min(0)
 			.max(599)
 			.openapi({
-				description: `The HTTP status answered; 0 when none came within ${inWords(durations.deliveryTimeout)}.`,
+				description: `The HTTP status answered; 0 when none came within ${inWords(durations.deliveryTimeout)}, or nothing was sent.`,
 			}),
 		durationMs: z.int().min(0),
 		error: z.string().nullable().openapi({
 			description: "Why the attempt failed; null when it succeeded.",
 		}),
 		outcome: z.enum(deliveryOutcomes).openapi({
-			description: `\`delivered\` (a 2xx); \`retrying\` at \`nextAttemptAt\`; \`exhausted\`: the last of ${durations.retryDelays.length + 1} attempts failed, and the event is not sent again unless replayed; \`disabled\`: this failure disabled the webhook, and the delivery waits for it to be re-enabled.`,
+			description: `\`delivered\` (a 2xx); \`retrying\` at \`nextAttemptAt\`; \`exhausted\`: the last of ${durations.retryDelays.length + 1} attempts failed, and the event is not sent again unless replayed; \`disabled\`: this failure disabled the webhook, and the delivery waits for it to be re-enabled; \`held\`: the event arrived while the webhook was disabled, and is sent once it is re-enabled (nothing was attempted).`,
 		}),
 		nextAttemptAt: z.string().nullable().openapi({ format: "date-time" }),
 		attemptedAt: z.string().openapi({ format: "date-time" }),

@@ -110,6 +110,28 @@ export const CreatedWebhook = z
 
 export type Webhook = z.infer<typeof Webhook>;
 
+/**
+ * What the public event feed says of a webhook (`webhook.disabled`): its id and its state, never its URL (often a
+ * capability), its event types or its secret.
+ */
+export const WebhookState = z
+	.object({
+		id: Id,
+		disabled: fields.disabled,
+		failures: fields.failures,
+		lastStatus: fields.lastStatus,
+		lastAttemptAt: fields.lastAttemptAt,
+	})
+	.openapi("WebhookState", {
+		example: {
+			id: 1,
+			disabled: true,
+			failures: 12,
+			lastStatus: 410,
+			lastAttemptAt: "2026-12-24T09:00:01.000Z",
+		},
+	});
+
 /** What a webhook's Durable Object knows of its deliveries: never part of the webhook's ETag. */
 export type DeliveryState = Pick<
 	Webhook,

@@ -6,10 +6,10 @@ import { changeOne } from "../db/write";
 import type { DeliveryState } from "../models/webhook";
 
 /**
- * Disables the webhook for its failed deliveries, with its `webhook.disabled` event in the same batch; the
- * event carries the webhook as `getWebhook` answers it, `delivery` being its endpoint's state. `disabled` is part
- * of the webhook, so its ETag moves (a client's cached copy is stale); the delivery state is not. A webhook
- * already disabled stays as it is.
+ * Disables the webhook for its failed deliveries, with its `webhook.disabled` event in the same batch; the event
+ * (in the public feed) carries the webhook's id and state, `delivery` being its endpoint's, never its URL or
+ * secret. `disabled` is part of the webhook, so its ETag moves (a client's cached copy is stale); the delivery
+ * state is not. A webhook already disabled stays as it is.
  */
 export const disableWebhook = async (
 	db: Db,
@@ -22,7 +22,7 @@ export const disableWebhook = async (
 		unchangedWhen: eq(webhooks.disabled, true),
 		event: {
 			type: "webhook.disabled",
-			data: sql`json_set(${webhook.json}, '$.failures', ${delivery.failures}, '$.lastStatus', ${delivery.lastStatus}, '$.lastAttemptAt', ${delivery.lastAttemptAt})`,
+			data: sql`json_object('id', ${webhooks.id}, 'disabled', json('true'), 'failures', ${delivery.failures}, 'lastStatus', ${delivery.lastStatus}, 'lastAttemptAt', ${delivery.lastAttemptAt})`,
 		},
 	});
 };

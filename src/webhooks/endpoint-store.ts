@@ -148,6 +148,28 @@ export const endpointStore = (sql: SqlStorage) => {
 		hold: (deliveries: Delivery[], now: number) =>
 			insert(deliveries, now, "DO NOTHING"),
 
+		/**
+		 * Holds deliveries that arrived while the endpoint is disabled, and says so in the attempt log: they are sent
+		 * once it is enabled again.
+		 */
+		holdWhileDisabled: (deliveries: Delivery[], now: number) => {
+			for (const { eventId, body } of deliveries) {
+				const held = sql.exec(
+					"INSERT INTO deliveries (event_id, body, next_at) VALUES (?, ?, ?) ON CONFLICT (event_id) DO NOTHING",
+					eventId,
+					body,
+					now,
+				).rowsWritten;
+				if (held === 0) continue;
+				sql.exec(
+					`INSERT INTO attempts (event_id, attempt, status, duration_ms, error, outcome, next_attempt_at, attempted_at)
+					VALUES (?, 0, 0, 0, 'arrived while the webhook was disabled', 'held', NULL, ?)`,
+					eventId,
+					now,
+				);
+			}
+		},
+
 		/** Holds deliveries to send again from their first attempt, due at `now`, whatever became of them before. */
 		requeue: (deliveries: Delivery[], now: number) =>
 			insert(
@@ -172,7 +194,8 @@ export const endpointStore = (sql: SqlStorage) => {
 
 		/**
 		 * Logs an attempt and applies it: to the delivery (settled, or due again at `nextAttemptAt`) and to the
-		 * endpoint's delivery state.
+		 * endpoint's delivery state. The log shows no next attempt for a delivery that waits for a disabled endpoint
+		 * to be enabled again.
 		 */
 		record: (
 			delivery: DueDelivery,
@@ -190,7 +213,7 @@ export const endpointStore = (sql: SqlStorage) => {
 				result.durationMs,
 				result.error,
 				outcome,
-				nextAttemptAt,
+				outcome === "disabled" ? null : nextAttemptAt,
 				now,
 			);
 			sql.exec(

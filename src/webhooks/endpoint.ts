@@ -12,6 +12,7 @@ import {
 	type Replay,
 } from "./endpoint-store";
 import type { EndpointConfig } from "./endpoints";
+import { nudge } from "./nudge";
 import { deliveryOf, subscribedEventsAfter } from "./outbox-reads";
 import { nextAttemptAt } from "./schedule";
 import { openSecret } from "./secret-box";
@@ -48,11 +49,18 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		await this.deliverDue(Date.now());
 	}
 
-	/** Takes new events from the sweep, with the webhook's config as of the sweep; sends them at once. */
+	/**
+	 * Takes new events from the sweep, with the webhook's config as of the sweep; sends them at once, or, while the
+	 * webhook is disabled, holds them (and says so in the attempt log) until it is enabled.
+	 */
 	async handOff(config: EndpointConfig, deliveries: Delivery[], now: number) {
 		if (await this.isDeleted()) return;
 		this.store.configure(config);
-		this.store.hold(deliveries, now);
+		if (this.store.endpoint()?.disabled) {
+			this.store.holdWhileDisabled(deliveries, now);
+		} else {
+			this.store.hold(deliveries, now);
+		}
 		await this.schedule(now);
 	}
 
@@ -74,7 +82,11 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		await this.schedule(now);
 	}
 
-	/** The alarm's work: a page of a replay, then up to {@link runSize} due deliveries, then the next alarm. */
+	/**
+	 * The alarm's work: a page of a replay, then up to {@link runSize} due deliveries, then the next alarm. Each
+	 * attempt signs and is logged with its own time (`now` plus the time the run has taken), and a failed one is
+	 * due again its delay after it ended. No attempt starts once the webhook is deleted or disabled.
+	 */
 	async deliverDue(now: number) {
 		const endpoint = this.store.endpoint();
 		if (endpoint === undefined) return;
@@ -86,41 +98,68 @@ export class WebhookEndpoint extends DurableObject<Env> {
 				.filter(({ expiresAt }) => expiresAt === null || expiresAt > now)
 				.map(({ secret }) => openSecret(secret, this.env)),
 		);
+		const started = Date.now();
+		const clock = () => now + (Date.now() - started);
+		/** Whether the endpoint may still be sent to: `updateWebhook` or `deleteWebhook` may have answered meanwhile. */
+		const open = () => this.store.endpoint()?.disabled === false;
 		let disable = false;
 		const send = async (delivery: DueDelivery) => {
-			const result = await attempt(endpoint.url, secrets, delivery, now);
-			disable = this.settle(delivery, result, now) || disable;
+			const attemptedAt = clock();
+			const result = await attempt(
+				endpoint.url,
+				secrets,
+				delivery,
+				attemptedAt,
+			);
+			if (this.store.endpoint() === undefined) return;
+			disable = this.settle(delivery, result, attemptedAt, clock()) || disable;
 		};
 		// A small pool: at most `inFlight` attempts at once, none started once the endpoint is to be disabled.
 		await Promise.all(
 			Array.from({ length: Math.min(inFlight, due.length) }, async () => {
-				for (let next = due.shift(); next && !disable; next = due.shift()) {
+				for (
+					let next = due.shift();
+					next && !disable && open();
+					next = due.shift()
+				) {
 					await send(next);
 				}
 			}),
 		);
-		this.store.prune(now);
+		if (this.store.endpoint() === undefined) return;
+		const finished = clock();
+		this.store.prune(finished);
 		if (disable) {
 			this.store.disable();
-			await this.recordDisabled(now);
+			await this.recordDisabled(finished);
 		}
-		await this.schedule(now);
+		await this.schedule(finished);
 	}
 
-	/** Applies an attempt's result; true when it disables the endpoint (410 Gone, or failing for too long). */
-	private settle(delivery: DueDelivery, result: AttemptResult, now: number) {
+	/**
+	 * Applies the result of an attempt made at `attemptedAt` and ended at `endedAt`, from which a retry waits its
+	 * delay; true when it disables the endpoint (410 Gone, or failing for too long).
+	 */
+	private settle(
+		delivery: DueDelivery,
+		result: AttemptResult,
+		attemptedAt: number,
+		endedAt: number,
+	) {
 		if (result.ok) {
-			this.store.record(delivery, result, "delivered", null, now);
+			this.store.record(delivery, result, "delivered", null, attemptedAt);
 			return false;
 		}
-		const failingSince = this.store.endpoint()?.failingSince ?? now;
+		const failingSince = this.store.endpoint()?.failingSince ?? attemptedAt;
 		const disable =
-			result.status === 410 || now - failingSince >= durations.failingEndpoint;
+			result.status === 410 ||
+			attemptedAt - failingSince >= durations.failingEndpoint;
 		const next =
-			nextAttemptAt(delivery.attempts + 1, now, result.retryAfterMs) ?? null;
+			nextAttemptAt(delivery.attempts + 1, endedAt, result.retryAfterMs) ??
+			null;
 		const outcome =
 			next === null ? "exhausted" : disable ? "disabled" : "retrying";
-		this.store.record(delivery, result, outcome, next, now);
+		this.store.record(delivery, result, outcome, next, attemptedAt);
 		return disable;
 	}
 
@@ -135,6 +174,17 @@ export class WebhookEndpoint extends DurableObject<Env> {
 			now,
 		);
 		this.store.disableRecorded();
+		// Its event reaches subscribers as fast as a write's: a nudge that fails leaves it for the Cron's sweep.
+		await nudge(this.env.WEBHOOK_QUEUE).catch((error) =>
+			console.warn(
+				JSON.stringify({
+					level: "warn",
+					part: "queue",
+					webhookId: endpoint.webhookId,
+					error: `webhook queue not nudged: ${error}`,
+				}),
+			),
+		);
 	}
 
 	/** Queues the next page of a replay in progress. */

@@ -21,37 +21,20 @@ export const endpointColumns = {
 	id: webhooks.id,
 	url: webhooks.url,
 	secret: webhooks.secret,
-	previousSecret: webhooks.previousSecret,
-	previousSecretExpiresAt: webhooks.previousSecretExpiresAt,
+	previousSecrets: webhooks.previousSecrets,
 	version: webhooks.version,
 };
 
-/** A row of {@link endpointColumns}, its null secret absent when read through a resource's projection. */
-type EndpointRow = Omit<
+type EndpointRow = Pick<
 	typeof webhooks.$inferSelect,
-	| "previousSecret"
-	| "previousSecretExpiresAt"
-	| Exclude<keyof typeof webhooks.$inferSelect, keyof typeof endpointColumns>
-> & {
-	previousSecret?: string | null;
-	previousSecretExpiresAt?: number | null;
-};
+	keyof typeof endpointColumns
+>;
 
 /** The config of the webhook a row of {@link endpointColumns} holds. */
 export const configOf = (row: EndpointRow): EndpointConfig => ({
 	webhookId: row.id,
 	url: row.url,
-	secrets: [
-		{ secret: row.secret, expiresAt: null },
-		...(row.previousSecret == null
-			? []
-			: [
-					{
-						secret: row.previousSecret,
-						expiresAt: row.previousSecretExpiresAt ?? null,
-					},
-				]),
-	],
+	secrets: [{ secret: row.secret, expiresAt: null }, ...row.previousSecrets],
 	version: row.version,
 });
 

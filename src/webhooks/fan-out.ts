@@ -1,10 +1,12 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
+import type { Db } from "../db/client";
 import { webhooks } from "../db/schema";
 import { configOf, endpointColumns, endpointOf } from "./endpoints";
 import {
 	deliveryOf,
 	markHandedOver,
+	type OutboxEvent,
 	receives,
 	waitingEvents,
 } from "./outbox-reads";
@@ -12,45 +14,112 @@ import {
 /** Events handed over per round; a longer outbox takes more rounds of the same sweep. */
 const sweepSize = 100;
 
+/** The columns the sweep reads of every webhook. */
+const subscriber = {
+	...endpointColumns,
+	events: webhooks.events,
+	createdAt: webhooks.createdAt,
+	handOffAfter: webhooks.handOffAfter,
+};
+
+/** Every webhook, as the sweep reads it. */
+const subscribers = (db: Db) => db.select(subscriber).from(webhooks);
+
+type Subscriber = Awaited<ReturnType<typeof subscribers>>[number];
+
 /**
- * Hands the outbox's waiting events, oldest first, to the Durable Object of each enabled webhook that
- * receives them (with the bodies, the URL and the secrets: a delivery reads nothing more), then marks them
- * handed over. Two D1 round trips a round, however many events and webhooks. A crash between the two hands
- * them over again, and each endpoint ignores an event it already holds.
+ * Gives one webhook's Durable Object what it receives: the waiting `events`, or, when it failed to take some
+ * before (`handOffAfter`), every event after those again (a replay, which reads D1 a page at a time).
+ */
+const handOver = async (
+	env: Env,
+	endpoint: Subscriber,
+	events: OutboxEvent[],
+	now: number,
+) => {
+	const stub = endpointOf(env, endpoint.id);
+	if (endpoint.handOffAfter !== null) {
+		await stub.replay(
+			configOf(endpoint),
+			{
+				after: endpoint.handOffAfter,
+				events: endpoint.events,
+				createdAt: endpoint.createdAt,
+			},
+			now,
+		);
+	} else if (events.length > 0) {
+		await stub.handOff(configOf(endpoint), events.map(deliveryOf), now);
+	}
+};
+
+/**
+ * Hands the outbox's waiting events, oldest first, to the Durable Object of each webhook that receives them (with
+ * the bodies, the URL and the secrets: a delivery reads nothing more), then marks them handed over. One endpoint
+ * that fails to take them never holds back another: the events are marked all the same, and that webhook is
+ * marked to get every event after them again once its object answers. Two D1 round trips a round, however many
+ * events and webhooks. A crash between the two hands them over again, and each endpoint ignores an event it
+ * already holds.
  */
 export const sweep = async (env: Env, now: number) => {
 	const db = drizzle(env.DB);
 	for (;;) {
 		const [waiting, endpoints] = await db.batch([
 			waitingEvents(db, sweepSize),
-			db
-				.select({
-					...endpointColumns,
-					events: webhooks.events,
-					createdAt: webhooks.createdAt,
-				})
-				.from(webhooks)
-				.where(eq(webhooks.disabled, false)),
+			subscribers(db),
 		]);
-		if (waiting.length === 0) return;
-		await Promise.all(
-			endpoints.map((endpoint) => {
-				const events = waiting.filter((event) => receives(endpoint, event));
-				return (
-					events.length > 0 &&
-					endpointOf(env, endpoint.id).handOff(
-						configOf(endpoint),
-						events.map(deliveryOf),
-						now,
-					)
-				);
-			}),
+		const behind = endpoints.filter(
+			({ handOffAfter }) => handOffAfter !== null,
 		);
-		await markHandedOver(
-			db,
-			waiting.map((event) => event.id),
-			now,
+		if (waiting.length === 0 && behind.length === 0) return;
+		const received = endpoints.map((endpoint) =>
+			waiting.filter((event) => receives(endpoint, event)),
 		);
+		const outcomes = await Promise.allSettled(
+			endpoints.map((endpoint, index) =>
+				handOver(env, endpoint, received[index], now),
+			),
+		);
+		const marks = outcomes.flatMap((outcome, index) => {
+			const { id, handOffAfter } = endpoints[index];
+			const row = eq(webhooks.id, id);
+			if (outcome.status === "fulfilled") {
+				// Caught up: unless a later sweep marked it again meanwhile.
+				return handOffAfter === null
+					? []
+					: [
+							db
+								.update(webhooks)
+								.set({ handOffAfter: null })
+								.where(and(row, eq(webhooks.handOffAfter, handOffAfter))),
+						];
+			}
+			console.warn(
+				JSON.stringify({
+					level: "warn",
+					part: "durable-object",
+					webhookId: id,
+					error: `endpoint did not take its events: ${outcome.reason}`,
+				}),
+			);
+			const [first] = received[index];
+			return handOffAfter !== null || first === undefined
+				? []
+				: [
+						db
+							.update(webhooks)
+							.set({ handOffAfter: first.id - 1 })
+							.where(and(row, isNull(webhooks.handOffAfter))),
+					];
+		});
+		await db.batch([
+			markHandedOver(
+				db,
+				waiting.map((event) => event.id),
+				now,
+			),
+			...marks,
+		]);
 		if (waiting.length < sweepSize) return;
 	}
 };

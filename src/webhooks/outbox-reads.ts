@@ -13,7 +13,10 @@ const columns = {
 	data: events.data,
 };
 
-type OutboxEvent = Pick<typeof events.$inferSelect, keyof typeof columns>;
+export type OutboxEvent = Pick<
+	typeof events.$inferSelect,
+	keyof typeof columns
+>;
 
 /** Events not yet handed to their webhooks, oldest first. */
 export const waitingEvents = (db: Db, limit: number) =>

@@ -5,7 +5,7 @@ import { createServer } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWranglerDev } from "../support/wrangler-dev.mjs";
+import { startWranglerDev, wrangler } from "../support/wrangler-dev.mjs";
 
 const port = 8831;
 const base = `http://127.0.0.1:${port}`;
@@ -28,10 +28,10 @@ const call = async (method, path, body) => {
 };
 
 /**
- * A receiver on 127.0.0.1:`port`: keeps each delivery with the moment it arrived and answers 204, or never
- * answers at all (`hang`). `stop()` refuses connections until `start()` again.
+ * A receiver on 127.0.0.1:`port`: keeps each delivery with the moment it arrived and answers 204 (after
+ * `delayMs`), or never answers at all (`hang`). `stop()` refuses connections until `start()` again.
  */
-const receiver = async (port, { hang = false } = {}) => {
+const receiver = async (port, { hang = false, delayMs = 0 } = {}) => {
 	const received = [];
 	const http = createServer((request, response) => {
 		let body = "";
@@ -45,7 +45,9 @@ const receiver = async (port, { hang = false } = {}) => {
 				body,
 				at: Date.now(),
 			});
-			if (!hang) response.writeHead(204).end();
+			if (!hang) {
+				setTimeout(() => response.writeHead(204).end(), delayMs);
+			}
 		});
 	});
 	const start = () =>
@@ -270,6 +272,58 @@ describe("webhooks under wrangler dev", () => {
 				new Set(writes.map((write) => write.id)),
 			);
 		}
+		await target.stop();
+	}, 60_000);
+
+	it("signs each delivery with its own time behind a slow receiver, and starts none after a DELETE's 204", async () => {
+		const slow = await receiver(8837, { delayMs: 2_000 });
+		const webhook = await subscribe(slow.url(), ["category.created"]);
+		// One more than the attempts an endpoint makes at once: the last waits for a slow answer.
+		for (let i = 0; i < 21; i++) await writeCategory();
+		await until(() => slow.received.length >= 21, 20_000);
+		expect(slow.received).toHaveLength(21);
+		for (const { headers: sent, at } of slow.received) {
+			// Standard Webhooks verifiers refuse a timestamp 5 minutes off; each is within a second of arriving.
+			expect(
+				Math.abs(at / 1000 - Number(sent["webhook-timestamp"])),
+			).toBeLessThan(1.5);
+		}
+		expect(verified(webhook.secret, slow.received)).toHaveLength(21);
+
+		for (let i = 0; i < 25; i++) await writeCategory();
+		await until(() => slow.received.length > 21, 10_000);
+		expect((await call("DELETE", `/webhooks/${webhook.id}`)).status).toBe(204);
+		const answered = Date.now();
+		await sleep(6_000);
+		// Those under way when it answered may finish; none starts after (each takes 2 s to answer).
+		const after = slow.received.filter(({ at }) => at > answered + 2_500);
+		expect(after).toEqual([]);
+		await slow.stop();
+	}, 60_000);
+
+	it("recovers, through wrangler's /__scheduled, an event a crash left in the outbox", async () => {
+		const target = await receiver(8838);
+		const webhook = await subscribe(target.url(), ["category.created"]);
+		// As a write whose Worker died before it nudged the queue: the event waits in the outbox.
+		const createdAt = new Date(Date.now() + 1_000).toISOString();
+		wrangler([
+			"d1",
+			"execute",
+			"DB",
+			"--local",
+			"--persist-to",
+			server.state,
+			"--command",
+			`INSERT INTO events (type, subject, created_at, data) VALUES ('category.created', '/categories/999999', '${createdAt}', '{"id":999999,"name":"Left behind"}')`,
+		]);
+		await sleep(2_000);
+		expect(target.received).toEqual([]);
+		expect((await fetch(`${base}/__scheduled?cron=*+*+*+*+*`)).status).toBe(
+			200,
+		);
+		await until(() => target.received.length > 0, 10_000);
+		const [event] = verified(webhook.secret, target.received);
+		expect(event.data).toEqual({ id: 999999, name: "Left behind" });
 		await target.stop();
 	}, 60_000);
 });

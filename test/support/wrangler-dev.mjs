@@ -57,6 +57,8 @@ export const startWranglerDev = async ({
 			String(inspectorPort),
 			"--log-level",
 			"error",
+			// As `npm run dev`: /__scheduled runs the Cron Trigger's work, which wrangler dev never fires itself.
+			"--test-scheduled",
 			...(envFile ? ["--env-file", join(root, envFile)] : []),
 		],
 		{ cwd: root, stdio: "ignore", env: { ...quiet, ...env } },

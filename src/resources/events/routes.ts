@@ -24,14 +24,14 @@ export const listEvents = apiRoute({
 			}),
 			after: z
 				.string()
-				.regex(/^(evt_)?[1-9][0-9]{0,15}$/, "is not an event id")
+				.regex(/^(evt_)?(0|[1-9][0-9]{0,15})$/, "is not an event id")
 				.transform((id) => Number(id.replace("evt_", "")))
 				.pipe(z.number().max(limits.maxId))
 				.optional()
 				.openapi({
 					type: "string",
 					description:
-						"Resume after this event: its `id`, or the `webhook-id` of its delivery (`evt_<id>`).",
+						"Resume after this event: its `id`, or the `webhook-id` of its delivery (`evt_<id>`); `0` is the start.",
 					param: { name: "after", in: "query", example: "evt_1" },
 				}),
 			subject: z

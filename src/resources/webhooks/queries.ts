@@ -57,10 +57,10 @@ const create = defineCreate(
 						url: sql`${fields.url}`.as("url"),
 						events: sql`${fields.events}`.as("events"),
 						secret: sql`${fields.secret}`.as("secret"),
-						previousSecret: sql`NULL`.as("previous_secret"),
-						previousSecretExpiresAt: sql`NULL`.as("previous_secret_expires_at"),
+						previousSecrets: sql`'[]'`.as("previous_secrets"),
 						createdAt: sql`${fields.createdAt}`.as("created_at"),
 						disabled: sql`0`.as("disabled"),
+						handOffAfter: sql`NULL`.as("hand_off_after"),
 						version: sql`1`.as("version"),
 					})
 					.from(sql`(SELECT 1)`)
@@ -102,7 +102,10 @@ export const updateWebhook = (
 	patch: WebhookPatch,
 ) => changeWebhook(ctx, id, patch);
 
-/** Replaces the sealed secret with `secret`; the old one keeps signing for `durations.secretOverlap`. */
+/**
+ * Replaces the sealed secret with `secret`; the one it replaces keeps signing for `durations.secretOverlap`, as do
+ * those earlier rotations replaced until theirs end.
+ */
 export const rotateWebhookSecret = (
 	ctx: WriteContext,
 	id: number,
@@ -110,8 +113,11 @@ export const rotateWebhookSecret = (
 ) =>
 	changeWebhook(ctx, id, {
 		secret,
-		previousSecret: webhooks.secret,
-		previousSecretExpiresAt: ctx.now + durations.secretOverlap,
+		previousSecrets: sql`(SELECT json_group_array(json(value)) FROM (
+			SELECT json_object('secret', ${webhooks.secret}, 'expiresAt', ${ctx.now + durations.secretOverlap}) AS value
+			UNION ALL
+			SELECT value FROM json_each(${webhooks.previousSecrets}) WHERE value ->> '$.expiresAt' > ${ctx.now}
+		))`,
 	});
 
 /** Deletes the webhook unless it changed since `If-Match`. */
