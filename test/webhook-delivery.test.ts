@@ -1,7 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
-import { Webhook as Verifier } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getEndpoint } from "../src/resources/webhooks/queries";
 import { endpointOf } from "../src/webhooks/endpoints";
@@ -21,6 +20,7 @@ import {
 	type Received,
 	second,
 	sweepAt,
+	verify,
 	webhookState,
 } from "./support/webhooks";
 
@@ -36,16 +36,6 @@ const failing =
 	(status: number, headers: Record<string, string> = {}) =>
 	() =>
 		new Response(null, { status, headers });
-
-/** Verifies a received delivery with the standardwebhooks library, as of the instant `at`. */
-const verify = (secret: string, request: Received, at: number) => {
-	vi.setSystemTime(at);
-	try {
-		return new Verifier(secret).verify(request.body, request.headers);
-	} finally {
-		vi.useRealTimers();
-	}
-};
 
 describe("a delivery", () => {
 	it("is the event, POSTed with a User-Agent and signed per Standard Webhooks, which the standardwebhooks library verifies", async () => {
@@ -392,6 +382,64 @@ describe("rotating the secret", () => {
 		expect(after.headers["webhook-signature"].split(" ")).toHaveLength(1);
 		expect(verify(secret, after, later + 25 * hour)).toHaveProperty("id");
 		expect(() => verify(webhook.secret, after, later + 25 * hour)).toThrow();
+	});
+});
+
+describe("rotating the secret twice within 24 hours", () => {
+	it("keeps each rotated-out secret signing until its own 24 hours expire, one signature per secret, newest first", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		const rotate = async (at: number) => {
+			const rotated = await testApp({ now: at }).api(
+				`/webhooks/${webhook.id}/rotate-secret`,
+				{ method: "POST" },
+			);
+			expect(rotated.status).toBe(200);
+			return (await rotated.json<{ secret: string }>()).secret;
+		};
+		const second = await rotate(later);
+		const third = await rotate(later + hour);
+		const deliveredAt = async (at: number) => {
+			await categoryEvent();
+			await sweepAt(at);
+			await deliverAt(webhook.id, at);
+			const request = receivers.received(webhook.url).at(-1);
+			if (!request) throw new Error(`nothing delivered at ${at}`);
+			return request;
+		};
+		/** Which of the secrets signed `request`, in the order of its signatures. */
+		const signers = (request: Received, at: number, secrets: string[]) =>
+			request.headers["webhook-signature"].split(" ").map((signature) =>
+				secrets.findIndex((secret) => {
+					try {
+						verify(
+							secret,
+							{
+								...request,
+								headers: { ...request.headers, "webhook-signature": signature },
+							},
+							at,
+						);
+						return true;
+					} catch {
+						return false;
+					}
+				}),
+			);
+		const secrets = [third, second, webhook.secret];
+		const during = later + 2 * hour;
+		expect(signers(await deliveredAt(during), during, secrets)).toEqual([
+			0, 1, 2,
+		]);
+		// The first secret's 24 hours end a day after the first rotation; the second's, an hour later.
+		const firstExpired = later + 24 * hour + minute;
+		expect(
+			signers(await deliveredAt(firstExpired), firstExpired, secrets),
+		).toEqual([0, 1]);
+		const bothExpired = later + 25 * hour + minute;
+		expect(
+			signers(await deliveredAt(bothExpired), bothExpired, secrets),
+		).toEqual([0]);
 	});
 });
 

@@ -161,10 +161,14 @@ export const webhooks = sqliteTable("webhooks", {
 	events: text("events", { mode: "json" }).$type<EventType[]>().notNull(),
 	/** The `whsec_` signing secret, sealed by src/webhooks/secret-box.ts: encrypted at rest. */
 	secret: text("secret").notNull(),
-	/** The secret a rotation replaced: it keeps signing, beside the new one, until `previousSecretExpiresAt`. */
-	previousSecret: text("previous_secret"),
-	/** Unix milliseconds. */
-	previousSecretExpiresAt: integer("previous_secret_expires_at"),
+	/**
+	 * The secrets rotations replaced, sealed, newest first: each keeps signing, beside the new one, until its own
+	 * `expiresAt` (Unix ms).
+	 */
+	retiredSecrets: text("retired_secrets", { mode: "json" })
+		.$type<{ secret: string; expiresAt: number }[]>()
+		.notNull()
+		.default(sql`'[]'`),
 	createdAt: text("created_at").notNull(),
 	disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
 	version: version(),

@@ -25,7 +25,7 @@ import type { Page } from "../../http/pagination";
 import type { EventType } from "../../models/event-types";
 import { durations, limits } from "../../models/limits";
 import type { WebhookPatch } from "../../models/webhook";
-import { configOf, endpointColumns } from "../../webhooks/endpoints";
+import { configOf, endpointColumns, retiring } from "../../webhooks/endpoints";
 import type { SealedSecret } from "../../webhooks/secret-box";
 
 /** A webhook with its endpoint's columns: what a change answers, and what its Durable Object is told. */
@@ -95,8 +95,7 @@ const creating = keyedCreate((db, $: Slot<NewWebhookValues>, key) => ({
 						url: sql`${$("url")}`.as("url"),
 						events: sql`${$("events")}`.as("events"),
 						secret: sql`${$("secret")}`.as("secret"),
-						previousSecret: sql`NULL`.as("previous_secret"),
-						previousSecretExpiresAt: sql`NULL`.as("previous_secret_expires_at"),
+						retiredSecrets: sql`'[]'`.as("retired_secrets"),
 						createdAt: sql`${$("createdAt")}`.as("created_at"),
 						disabled: sql`0`.as("disabled"),
 						version: sql`1`.as("version"),
@@ -175,7 +174,7 @@ export const updateWebhook = (
 	ifMatch: string[] | undefined,
 ) => changeWebhook(db, id, patch, ifMatch);
 
-/** Replaces the sealed secret with `secret`; the old one keeps signing for `durations.secretOverlap`. */
+/** Replaces the sealed secret with `secret`; the old one keeps signing for `durations.secretOverlap`, as do those before it. */
 export const rotateWebhookSecret = (
 	db: Db,
 	id: number,
@@ -188,8 +187,7 @@ export const rotateWebhookSecret = (
 		id,
 		{
 			secret,
-			previousSecret: webhooks.secret,
-			previousSecretExpiresAt: now + durations.secretOverlap,
+			retiredSecrets: retiring(now, now + durations.secretOverlap),
 		},
 		ifMatch,
 	);
