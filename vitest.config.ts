@@ -13,7 +13,9 @@ export default defineConfig(async () => ({
 					// Two tokens, as during a rotation.
 					API_TOKEN: "test-token-current,test-token-next",
 					CURSOR_SECRET: "test-cursor-secret",
-					WEBHOOK_SECRET_KEY: "test-webhook-secret-key-0123456789abcdef",
+					// Newest first: the second key stands for one a rotation replaced.
+					WEBHOOK_SECRET_KEY:
+						"test-webhook-secret-key-0123456789abcdef,test-previous-webhook-secret-key-0123456789",
 					WEBHOOKS_ALLOW_LOOPBACK: "true",
 					// Runs per fuzz property: small in CI, larger on demand.
 					FUZZ_RUNS: process.env.FUZZ_RUNS ?? "25",

@@ -3,8 +3,9 @@ import { drizzle } from "drizzle-orm/d1";
 import { durations } from "../models/limits";
 import type { DeliveryState } from "../models/webhook";
 import type { WebhookDelivery } from "../models/webhook-delivery";
-import { type AttemptResult, attempt, type Delivery } from "./delivery";
+import { type AttemptResult, attempt, type Delivery, unsent } from "./delivery";
 import { disableWebhook } from "./disable";
+import { signingSecrets, storeResealed } from "./endpoint-secrets";
 import {
 	type DueDelivery,
 	type EndpointStore,
@@ -14,7 +15,7 @@ import {
 import type { EndpointConfig } from "./endpoints";
 import { deliveryOf, subscribedEventsAfter } from "./outbox-reads";
 import { nextAttemptAt } from "./schedule";
-import { openSecret } from "./secret-box";
+import { UnreadableSecret } from "./secret-box";
 
 /** Deliveries attempted per run of the alarm, and at once: a backlog is worked through run after run. */
 const runSize = 100;
@@ -81,14 +82,13 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		if (endpoint.disabled) return this.recordDisabled(now);
 		await this.continueReplay(now);
 		const due = this.store.due(now, runSize);
-		const secrets = await Promise.all(
-			endpoint.secrets
-				.filter(({ expiresAt }) => expiresAt === null || expiresAt > now)
-				.map(({ secret }) => openSecret(secret, this.env)),
-		);
+		const secrets = await this.secrets(endpoint, now);
 		let disable = false;
 		const send = async (delivery: DueDelivery) => {
-			const result = await attempt(endpoint.url, secrets, delivery, now);
+			const result =
+				secrets instanceof UnreadableSecret
+					? unsent(secrets.message)
+					: await attempt(endpoint.url, secrets, delivery, now);
 			disable = this.settle(delivery, result, now) || disable;
 		};
 		// A small pool: at most `inFlight` attempts at once, none started once the endpoint is to be disabled.
@@ -105,6 +105,35 @@ export class WebhookEndpoint extends DurableObject<Env> {
 			await this.recordDisabled(now);
 		}
 		await this.schedule(now);
+	}
+
+	/**
+	 * The opened secrets to sign with, re-sealed first under the newest key where an older one sealed them; or why
+	 * they cannot be opened, which fails every attempt (so the webhook shows it, and is disabled in time).
+	 */
+	private async secrets(config: EndpointConfig, now: number) {
+		try {
+			const { plain, resealed } = await signingSecrets(config, this.env, now);
+			if (resealed && (await this.storeResealed(resealed))) {
+				this.store.configure(resealed);
+			}
+			return plain;
+		} catch (error) {
+			if (error instanceof UnreadableSecret) return error;
+			throw error;
+		}
+	}
+
+	/** Writes re-sealed secrets to D1; a failure only postpones it to the next run, so it does not stop deliveries. */
+	private async storeResealed(config: EndpointConfig) {
+		try {
+			return await storeResealed(this.env.DB, config);
+		} catch (error) {
+			console.warn(
+				`Webhook ${config.webhookId}: storing its re-sealed secrets failed, tried again next run: ${error instanceof Error ? error.message : String(error)}`,
+			);
+			return false;
+		}
 	}
 
 	/** Applies an attempt's result; true when it disables the endpoint (410 Gone, or failing for too long). */

@@ -9,6 +9,7 @@ import type { AppRouteHandler } from "../../http/router";
 import { byId } from "../../models/id";
 import type { DeliveryState, Webhook } from "../../models/webhook";
 import { endpointOf } from "../../webhooks/endpoints";
+import { replayedSecret } from "../../webhooks/replayed-secret";
 import {
 	openSecret,
 	type SealedSecret,
@@ -60,23 +61,23 @@ export const createWebhook: AppRouteHandler<
 	const keyed = await keyOf(c, body);
 	const url = storableUrl(body.url, c.env);
 	const sealed = await sealSecret(newSecret(), c.env);
+	const outcome = await queries.createWebhook(
+		c.var.db,
+		{ url, events: body.events, secret: sealed },
+		keyed,
+		c.var.now(),
+	);
 	const { secret, ...webhook } = createdOrReplayed<
 		Omit<Webhook, keyof DeliveryState> & { secret: SealedSecret }
-	>(
-		c,
-		keyed,
-		await queries.createWebhook(
-			c.var.db,
-			{ url, events: body.events, secret: sealed },
-			keyed,
-			c.var.now(),
-		),
-	);
+	>(c, keyed, outcome);
 	return c.json(
 		withETag(c, {
 			...webhook,
 			...noDeliveries,
-			secret: await openSecret(secret, c.env),
+			secret:
+				"created" in outcome
+					? await openSecret(secret, c.env)
+					: await replayedSecret(c.var.db, c.env, webhook.id, secret),
 		}),
 		201,
 		{ Location: resource.pathOf(webhook.id) },
