@@ -14,7 +14,9 @@ export default defineConfig(async () => ({
 					API_TOKEN:
 						"test-token-current-0123456789abcdef,test-token-next-0123456789abcdef0",
 					CURSOR_SECRET: "test-cursor-secret",
-					WEBHOOK_SECRET_KEY: "test-webhook-secret-key-0123456789abcdef",
+					// Newest first: the second key stands for one a rotation replaced.
+					WEBHOOK_SECRET_KEY:
+						"test-webhook-secret-key-0123456789abcdef,test-previous-webhook-secret-key-0123456789",
 					WEBHOOKS_ALLOW_LOOPBACK: "true",
 					// Runs per fuzz property: small in CI, larger on demand.
 					FUZZ_RUNS: process.env.FUZZ_RUNS ?? "25",

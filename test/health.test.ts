@@ -36,9 +36,7 @@ describe("GET /health", () => {
 		const { anonymous } = testApp({ bindings: { DB: env.EMPTY_DB } });
 		await applyD1Migrations(env.EMPTY_DB, env.TEST_MIGRATIONS);
 		expect((await anonymous("/health")).status).toBe(200);
-		await env.EMPTY_DB.exec(
-			"ALTER TABLE webhooks DROP COLUMN hand_off_after",
-		);
+		await env.EMPTY_DB.exec("ALTER TABLE webhooks DROP COLUMN retired_secrets");
 		await expectError(await anonymous("/health"), 503, "unavailable");
 	});
 });

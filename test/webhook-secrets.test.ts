@@ -1,8 +1,28 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { openSecret, sealSecret } from "../src/webhooks/secret-box";
+import {
+	openSecret,
+	sealSecret,
+	UnreadableSecret,
+} from "../src/webhooks/secret-box";
 import { api, expectError, send, testApp } from "./support/api";
 import { watchedD1 } from "./support/d1";
+import {
+	type CreatedWebhook,
+	categoryEvent,
+	createWebhook,
+	deleteWebhooks,
+	deliverAt,
+	hour,
+	lastAttempt,
+	later,
+	minute,
+	mockReceivers,
+	second,
+	sweepAt,
+	verify,
+	webhookState,
+} from "./support/webhooks";
 
 const newWebhook = {
 	url: "https://shop.example.com/hook",
@@ -16,6 +36,18 @@ const storedSecret = (id: number) =>
 	env.DB.prepare("SELECT secret FROM webhooks WHERE id = ?")
 		.bind(id)
 		.first<string>("secret");
+
+/** The keys the tests' Worker holds, newest first, and one it does not. */
+const [newestKey, previousKey] = env.WEBHOOK_SECRET_KEY.split(",");
+const otherKey = "another-webhook-secret-key-0123456789";
+const keyIdOf = async (key: string) =>
+	(await sealSecret("whsec_AAAA", { WEBHOOK_SECRET_KEY: key })).split(".")[1];
+
+/** Replaces webhook `id`'s stored secret, as a Worker with other keys would have sealed it. */
+const storeSealed = (id: number, sealed: string) =>
+	env.DB.prepare("UPDATE webhooks SET secret = ? WHERE id = ?")
+		.bind(sealed, id)
+		.run();
 
 const webhookCount = () =>
 	env.DB.prepare("SELECT count(*) AS n FROM webhooks").first<number>("n");
@@ -32,7 +64,9 @@ describe("webhook secrets at rest", () => {
 		}>();
 		expect(created.secret).toMatch(/^whsec_/);
 		const stored = await storedSecret(created.id);
-		expect(stored).toMatch(/^v1\.[A-Za-z0-9+/=]+\.[A-Za-z0-9+/=]+$/);
+		expect(stored).toMatch(
+			/^v2\.[0-9a-f]{8}\.[A-Za-z0-9+/=]+\.[A-Za-z0-9+/=]+$/,
+		);
 		expect(stored).not.toContain(created.secret.slice("whsec_".length));
 		expect(await openSecret(stored ?? "", env)).toBe(created.secret);
 		await api(`/webhooks/${created.id}`, { method: "DELETE" });
@@ -43,7 +77,7 @@ describe("webhook secrets at rest", () => {
 		const first = await sealSecret(secret, env);
 		const second = await sealSecret(secret, env);
 		expect(first).not.toBe(second);
-		expect(first.split(".")[1]).not.toBe(second.split(".")[1]);
+		expect(first.split(".")[2]).not.toBe(second.split(".")[2]);
 		expect(await openSecret(second, env)).toBe(secret);
 	});
 
@@ -57,14 +91,14 @@ describe("webhook secrets at rest", () => {
 				WEBHOOK_SECRET_KEY: "another-webhook-secret-key-0123456789",
 			}),
 		).rejects.toThrow();
-		const [version, iv, ciphertext] = sealed.split(".");
+		const [version, keyId, iv, ciphertext] = sealed.split(".");
 		const altered = `${ciphertext[0] === "A" ? "B" : "A"}${ciphertext.slice(1)}`;
 		await expect(
-			openSecret(`${version}.${iv}.${altered}`, env),
+			openSecret(`${version}.${keyId}.${iv}.${altered}`, env),
 		).rejects.toThrow();
 		await expect(
 			openSecret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", env),
-		).rejects.toThrow(/not in a known sealed format/);
+		).rejects.toThrow(UnreadableSecret);
 	});
 
 	it("stores no webhook where no key (or too short a one) is configured: it fails closed", async () => {
@@ -94,7 +128,7 @@ describe("webhook secrets are never logged", () => {
 
 		const bound = d1.sent().flatMap((statement) => statement.params);
 		const sealed = bound.find((value): value is string =>
-			/^v1\./.test(String(value)),
+			/^v2\./.test(String(value)),
 		);
 		expect(sealed).toBeDefined();
 		const secret = await openSecret(sealed ?? "", env);
@@ -116,5 +150,181 @@ describe("webhook secrets are never logged", () => {
 		for (const value of [secret, secret.slice("whsec_".length), ...values]) {
 			expect(line).not.toContain(value);
 		}
+	});
+});
+
+describe("a keyed replay of createWebhook", () => {
+	afterEach(deleteWebhooks);
+
+	const keyedCreate = (key: string, app = testApp()) =>
+		app.send("POST", "/webhooks", newWebhook, { "idempotency-key": key });
+
+	const created = async (key: string) => {
+		const response = await keyedCreate(key);
+		expect(response.status).toBe(201);
+		return response.json<CreatedWebhook>();
+	};
+
+	it("answers the secret again while it is still the webhook's", async () => {
+		const key = crypto.randomUUID();
+		const first = await created(key);
+		const replay = await keyedCreate(key);
+		expect(replay.status).toBe(201);
+		expect(replay.headers.get("idempotency-replayed")).toBe("true");
+		expect(await replay.json()).toEqual(first);
+	});
+
+	it("answers 410 gone, without a secret, once the secret has been rotated", async () => {
+		const key = crypto.randomUUID();
+		const first = await created(key);
+		const rotated = await api(`/webhooks/${first.id}/rotate-secret`, {
+			method: "POST",
+		});
+		expect(rotated.status).toBe(200);
+		const replay = await keyedCreate(key);
+		const body = await expectError(replay, 410, "gone");
+		expect(body.message).toMatch(/rotated/);
+		expect(JSON.stringify(body)).not.toContain(first.secret);
+	});
+
+	it("answers 410 gone, without a secret, once the webhook has been deleted", async () => {
+		const key = crypto.randomUUID();
+		const first = await created(key);
+		await api(`/webhooks/${first.id}`, { method: "DELETE" });
+		const replay = await keyedCreate(key);
+		const body = await expectError(replay, 410, "gone");
+		expect(body.message).toMatch(/deleted/);
+		expect(JSON.stringify(body)).not.toContain(first.secret);
+	});
+
+	it("answers 410 gone, not a 500, once the key that sealed the secret is retired", async () => {
+		const key = crypto.randomUUID();
+		await created(key);
+		const newerKeyOnly = testApp({
+			bindings: { WEBHOOK_SECRET_KEY: otherKey },
+		});
+		const replay = await keyedCreate(key, newerKeyOnly);
+		const body = await expectError(replay, 410, "gone");
+		expect(body.message).toMatch(/can no longer be opened/);
+	});
+});
+
+describe("WEBHOOK_SECRET_KEY rotation", () => {
+	afterEach(deleteWebhooks);
+
+	it("opens secrets sealed under a previous key, and v1 values sealed before keys had ids", async () => {
+		const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+		const underPrevious = await sealSecret(secret, {
+			WEBHOOK_SECRET_KEY: previousKey,
+		});
+		expect(await openSecret(underPrevious, env)).toBe(secret);
+		const [, , iv, ciphertext] = (await sealSecret(secret, env)).split(".");
+		expect(await openSecret(`v1.${iv}.${ciphertext}`, env)).toBe(secret);
+		await expect(
+			openSecret(underPrevious, { WEBHOOK_SECRET_KEY: newestKey }),
+		).rejects.toThrow(UnreadableSecret);
+	});
+
+	it.each([
+		[
+			"a previous key",
+			(secret: string) =>
+				sealSecret(secret, { WEBHOOK_SECRET_KEY: previousKey }),
+		],
+		[
+			"the v1 format",
+			async (secret: string) => {
+				const [, , iv, ciphertext] = (await sealSecret(secret, env)).split(".");
+				return `v1.${iv}.${ciphertext}`;
+			},
+		],
+	])(
+		"signs with a secret sealed under %s and stores it re-sealed under the newest key, once",
+		async (_, seal) => {
+			const receivers = mockReceivers();
+			const webhook = await createWebhook(["category.created"]);
+			await storeSealed(webhook.id, await seal(webhook.secret));
+			const { eventId } = await categoryEvent();
+			await sweepAt(later);
+			await deliverAt(webhook.id, later);
+			const [request] = receivers.received(webhook.url);
+			expect(verify(webhook.secret, request, later)).toHaveProperty(
+				"id",
+				eventId,
+			);
+			const resealed = (await storedSecret(webhook.id)) ?? "";
+			expect(resealed.split(".")[1]).toBe(await keyIdOf(newestKey));
+			expect(
+				await openSecret(resealed, { WEBHOOK_SECRET_KEY: newestKey }),
+			).toBe(webhook.secret);
+			// The endpoint holds the re-sealed secret: the next run writes nothing.
+			await categoryEvent();
+			await sweepAt(later + second);
+			await deliverAt(webhook.id, later + second);
+			expect(receivers.received(webhook.url)).toHaveLength(2);
+			expect(await storedSecret(webhook.id)).toBe(resealed);
+		},
+	);
+
+	it("records a secret no configured key opens as a failed attempt of its webhook, which disables it in time", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		await storeSealed(
+			webhook.id,
+			await sealSecret(webhook.secret, { WEBHOOK_SECRET_KEY: otherKey }),
+		);
+		const { eventId } = await categoryEvent();
+		await sweepAt(later);
+		await deliverAt(webhook.id, later);
+		expect(receivers.received(webhook.url)).toEqual([]);
+		expect(await lastAttempt(webhook.id)).toMatchObject({
+			eventId,
+			attempt: 1,
+			status: 0,
+			error: expect.stringMatching(/signing secret cannot be opened/),
+			outcome: "retrying",
+		});
+		expect(await webhookState(webhook.id)).toMatchObject({
+			failures: 1,
+			lastStatus: 0,
+			disabled: false,
+		});
+		await deliverAt(webhook.id, later + 25 * hour);
+		expect(await webhookState(webhook.id)).toMatchObject({
+			failures: 2,
+			disabled: true,
+		});
+		expect(receivers.received(webhook.url)).toEqual([]);
+	});
+
+	it("recovers with rotate-secret: the new secret signs alone, the unreadable one it replaced no longer counts", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		await storeSealed(
+			webhook.id,
+			await sealSecret(webhook.secret, { WEBHOOK_SECRET_KEY: otherKey }),
+		);
+		const { eventId } = await categoryEvent();
+		await sweepAt(later);
+		await deliverAt(webhook.id, later);
+		expect(receivers.received(webhook.url)).toEqual([]);
+		const rotated = await testApp({ now: later }).api(
+			`/webhooks/${webhook.id}/rotate-secret`,
+			{ method: "POST" },
+		);
+		const { secret } = await rotated.json<CreatedWebhook>();
+		vi.spyOn(console, "warn").mockImplementation(() => {});
+		await deliverAt(webhook.id, later + minute);
+		const [request] = receivers.received(webhook.url);
+		expect(request.headers["webhook-signature"].split(" ")).toHaveLength(1);
+		expect(verify(secret, request, later + minute)).toHaveProperty(
+			"id",
+			eventId,
+		);
+		expect(await lastAttempt(webhook.id)).toMatchObject({
+			eventId,
+			attempt: 2,
+			outcome: "delivered",
+		});
 	});
 });

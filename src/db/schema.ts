@@ -166,10 +166,10 @@ export const webhooks = sqliteTable("webhooks", {
 	/** The `whsec_` signing secret, sealed by src/webhooks/secret-box.ts: encrypted at rest. */
 	secret: text("secret").notNull(),
 	/**
-	 * The secrets rotations replaced, newest first, sealed: each keeps signing, beside the new one, until its
-	 * `expiresAt` (Unix milliseconds).
+	 * The secrets rotations replaced, sealed, newest first: each keeps signing, beside the new one, until its own
+	 * `expiresAt` (Unix ms).
 	 */
-	previousSecrets: text("previous_secrets", { mode: "json" })
+	retiredSecrets: text("retired_secrets", { mode: "json" })
 		.$type<{ secret: string; expiresAt: number }[]>()
 		.notNull()
 		.default(sql`'[]'`),

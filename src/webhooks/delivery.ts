@@ -15,6 +15,14 @@ export type AttemptResult = {
 	retryAfterMs?: number;
 };
 
+/** A failed attempt that sent nothing, for `error`: the endpoint records it as it would a failed delivery. */
+export const unsent = (error: string): AttemptResult => ({
+	ok: false,
+	status: 0,
+	durationMs: 0,
+	error,
+});
+
 const failureOf = (answer: Response) =>
 	answer.status >= 300 && answer.status < 400
 		? `redirected to ${answer.headers.get("location") ?? "nowhere"}; redirects are not followed`

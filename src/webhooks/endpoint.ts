@@ -3,8 +3,9 @@ import { drizzle } from "drizzle-orm/d1";
 import { durations } from "../models/limits";
 import type { DeliveryState } from "../models/webhook";
 import type { WebhookDelivery } from "../models/webhook-delivery";
-import { type AttemptResult, attempt, type Delivery } from "./delivery";
+import { type AttemptResult, attempt, type Delivery, unsent } from "./delivery";
 import { disableWebhook } from "./disable";
+import { signingSecrets, storeResealed } from "./endpoint-secrets";
 import {
 	type DueDelivery,
 	type EndpointStore,
@@ -15,7 +16,7 @@ import type { EndpointConfig } from "./endpoints";
 import { nudge } from "./nudge";
 import { deliveryOf, subscribedEventsAfter } from "./outbox-reads";
 import { nextAttemptAt } from "./schedule";
-import { openSecret } from "./secret-box";
+import { UnreadableSecret } from "./secret-box";
 
 /** Deliveries attempted per run of the alarm, and at once: a backlog is worked through run after run. */
 const runSize = 100;
@@ -93,11 +94,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		if (endpoint.disabled) return this.recordDisabled(now);
 		await this.continueReplay(now);
 		const due = this.store.due(now, runSize);
-		const secrets = await Promise.all(
-			endpoint.secrets
-				.filter(({ expiresAt }) => expiresAt === null || expiresAt > now)
-				.map(({ secret }) => openSecret(secret, this.env)),
-		);
+		const secrets = await this.secrets(endpoint, now);
 		const started = Date.now();
 		const clock = () => now + (Date.now() - started);
 		/** Whether the endpoint may still be sent to: `updateWebhook` or `deleteWebhook` may have answered meanwhile. */
@@ -105,12 +102,10 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		let disable = false;
 		const send = async (delivery: DueDelivery) => {
 			const attemptedAt = clock();
-			const result = await attempt(
-				endpoint.url,
-				secrets,
-				delivery,
-				attemptedAt,
-			);
+			const result =
+				secrets instanceof UnreadableSecret
+					? unsent(secrets.message)
+					: await attempt(endpoint.url, secrets, delivery, attemptedAt);
 			if (this.store.endpoint() === undefined) return;
 			disable = this.settle(delivery, result, attemptedAt, clock()) || disable;
 		};
@@ -134,6 +129,35 @@ export class WebhookEndpoint extends DurableObject<Env> {
 			await this.recordDisabled(finished);
 		}
 		await this.schedule(finished);
+	}
+
+	/**
+	 * The opened secrets to sign with, re-sealed first under the newest key where an older one sealed them; or why
+	 * they cannot be opened, which fails every attempt (so the webhook shows it, and is disabled in time).
+	 */
+	private async secrets(config: EndpointConfig, now: number) {
+		try {
+			const { plain, resealed } = await signingSecrets(config, this.env, now);
+			if (resealed && (await this.storeResealed(resealed))) {
+				this.store.configure(resealed);
+			}
+			return plain;
+		} catch (error) {
+			if (error instanceof UnreadableSecret) return error;
+			throw error;
+		}
+	}
+
+	/** Writes re-sealed secrets to D1; a failure only postpones it to the next run, so it does not stop deliveries. */
+	private async storeResealed(config: EndpointConfig) {
+		try {
+			return await storeResealed(this.env.DB, config);
+		} catch (error) {
+			console.warn(
+				`Webhook ${config.webhookId}: storing its re-sealed secrets failed, tried again next run: ${error instanceof Error ? error.message : String(error)}`,
+			);
+			return false;
+		}
 	}
 
 	/**

@@ -1,7 +1,10 @@
 // A webhook's endpoint: the Durable Object that delivers its events (src/webhooks/endpoint.ts), and the config it
 // delivers with, read from D1 by the sweep and by the webhook operations that change it.
 
+import { sql } from "drizzle-orm";
 import { webhooks } from "../db/schema";
+
+type RetiredSecret = (typeof webhooks.$inferSelect)["retiredSecrets"][number];
 
 /** What a webhook's Durable Object needs to deliver: where, signed with which secrets, as of which version. */
 export type EndpointConfig = {
@@ -21,7 +24,7 @@ export const endpointColumns = {
 	id: webhooks.id,
 	url: webhooks.url,
 	secret: webhooks.secret,
-	previousSecrets: webhooks.previousSecrets,
+	retiredSecrets: webhooks.retiredSecrets,
 	version: webhooks.version,
 };
 
@@ -34,9 +37,23 @@ type EndpointRow = Pick<
 export const configOf = (row: EndpointRow): EndpointConfig => ({
 	webhookId: row.id,
 	url: row.url,
-	secrets: [{ secret: row.secret, expiresAt: null }, ...row.previousSecrets],
+	secrets: [
+		{ secret: row.secret, expiresAt: null },
+		...row.retiredSecrets.toSorted((a, b) => b.expiresAt - a.expiresAt),
+	],
 	version: row.version,
 });
+
+/**
+ * A rotation's `retired_secrets`: the secret it replaces, signing until `expiresAt`, then those retired before
+ * that still sign at `now` (each until its own expiry).
+ */
+export const retiring = (now: number, expiresAt: number) =>
+	sql<RetiredSecret[]>`(SELECT json_group_array(json(value)) FROM (
+		SELECT json_object('secret', ${webhooks.secret}, 'expiresAt', ${expiresAt}) AS value
+		UNION ALL
+		SELECT value FROM json_each(${webhooks.retiredSecrets}) WHERE value ->> 'expiresAt' > ${now}
+	))`;
 
 /** The Durable Object of webhook `id`. */
 export const endpointOf = (env: Env, id: number) =>

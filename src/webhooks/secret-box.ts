@@ -1,14 +1,29 @@
 /**
  * Webhook signing secrets at rest: AES-256-GCM under a key derived from the `WEBHOOK_SECRET_KEY` Worker secret,
- * so that a copy of the database (an export, a backup, a logged row) cannot sign deliveries.
+ * so that a copy of the database (an export, a backup, a logged row) cannot sign deliveries. The secret holds
+ * one or more keys, comma-separated, newest first: secrets are sealed under the newest and opened under the key
+ * they name, so the key can rotate.
  */
 
 declare const sealed: unique symbol;
-/** A secret as stored: `v1.`, then the 96-bit IV and the ciphertext with its tag, each in base64, dot-separated. */
+/**
+ * A secret as stored: `v2.`, the id of the key that sealed it, the 96-bit IV and the ciphertext with its tag,
+ * dot-separated (the last two in base64). `v1.` values, sealed before keys had ids, name no key.
+ */
 export type SealedSecret = string & { readonly [sealed]: true };
 
+/** A sealed secret none of the configured keys opens: the key that sealed it is gone, or it is not one of ours. */
+export class UnreadableSecret extends Error {
+	constructor() {
+		super(
+			"The webhook's signing secret cannot be opened: no key of WEBHOOK_SECRET_KEY sealed it",
+		);
+		this.name = "UnreadableSecret";
+	}
+}
+
 /** The storage format's version: names the cipher and how its key is derived, so either can change later. */
-const version = "v1";
+const version = "v2";
 const minKeyLength = 32;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -16,14 +31,19 @@ const decoder = new TextDecoder();
 const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 const fromBase64 = (text: string) =>
 	Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+const hex = (bytes: ArrayBuffer) =>
+	[...new Uint8Array(bytes)]
+		.map((byte) => byte.toString(16).padStart(2, "0"))
+		.join("");
 
+// `v1` is part of the derivation's label: keeping it keeps every key, and so every `v1.` value, as it was.
 const deriveKey = async (material: string) =>
 	crypto.subtle.deriveKey(
 		{
 			name: "HKDF",
 			hash: "SHA-256",
 			salt: new Uint8Array(),
-			info: encoder.encode(`petstore webhook secrets ${version}`),
+			info: encoder.encode("petstore webhook secrets v1"),
 		},
 		await crypto.subtle.importKey(
 			"raw",
@@ -37,48 +57,105 @@ const deriveKey = async (material: string) =>
 		["encrypt", "decrypt"],
 	);
 
-// The AES key, derived once per isolate and key value.
-let cached: { material: string; key: Promise<CryptoKey> } | undefined;
-const keyOf = (material: string | undefined) => {
-	if (!material || material.length < minKeyLength) {
+/** A key's public name: 8 hex digits of a hash of it, enough to tell a handful of keys apart. */
+const keyIdOf = async (material: string) =>
+	hex(
+		await crypto.subtle.digest(
+			"SHA-256",
+			encoder.encode(`petstore webhook key id ${material}`),
+		),
+	).slice(0, 8);
+
+type Key = { id: string; key: CryptoKey };
+
+// The keys, derived once per isolate and secret value.
+let cached: { secret: string; keys: Promise<Key[]> } | undefined;
+const keysOf = (secret: string | undefined) => {
+	const materials = (secret ?? "")
+		.split(",")
+		.map((material) => material.trim())
+		.filter((material) => material !== "");
+	if (
+		materials.length === 0 ||
+		materials.some((material) => material.length < minKeyLength)
+	) {
 		throw new Error(
-			`WEBHOOK_SECRET_KEY is not configured: it needs at least ${minKeyLength} characters`,
+			`WEBHOOK_SECRET_KEY is not configured: it needs one or more comma-separated keys of at least ${minKeyLength} characters`,
 		);
 	}
-	if (cached?.material !== material) {
-		cached = { material, key: deriveKey(material) };
-	}
-	return cached.key;
+	if (cached && cached.secret === secret) return cached.keys;
+	const keys = Promise.all(
+		materials.map(async (material) => ({
+			id: await keyIdOf(material),
+			key: await deriveKey(material),
+		})),
+	);
+	cached = { secret: secret as string, keys };
+	return keys;
 };
 
 type KeyEnv = Pick<Env, "WEBHOOK_SECRET_KEY">;
 
-/** Encrypts a signing secret for storage, under a fresh random IV. */
+/** Encrypts a signing secret for storage under the newest key, with a fresh random IV. */
 export const sealSecret = async (
 	plain: string,
 	env: KeyEnv,
 ): Promise<SealedSecret> => {
+	const [newest] = await keysOf(env.WEBHOOK_SECRET_KEY);
 	const iv = crypto.getRandomValues(new Uint8Array(12));
 	const ciphertext = await crypto.subtle.encrypt(
 		{ name: "AES-GCM", iv },
-		await keyOf(env.WEBHOOK_SECRET_KEY),
+		newest.key,
 		encoder.encode(plain),
 	);
-	return `${version}.${toBase64(iv)}.${toBase64(new Uint8Array(ciphertext))}` as SealedSecret;
+	return `${version}.${newest.id}.${toBase64(iv)}.${toBase64(new Uint8Array(ciphertext))}` as SealedSecret;
 };
 
-/** Decrypts a stored signing secret; throws when it is not in a known format or another key sealed it. */
-export const openSecret = async (sealed: string, env: KeyEnv) => {
-	const [format, iv, ciphertext, ...rest] = sealed.split(".");
-	if (format !== version || !iv || !ciphertext || rest.length > 0) {
-		throw new Error(
-			"The stored webhook secret is not in a known sealed format",
-		);
+/** A sealed secret's parts, and the keys that may have sealed it: the one it names, or any for `v1.`. */
+const parse = (sealed: string, keys: Key[]) => {
+	const parts = sealed.split(".");
+	if (parts[0] === "v1" && parts.length === 3) {
+		return { iv: parts[1], ciphertext: parts[2], candidates: keys };
 	}
-	const plain = await crypto.subtle.decrypt(
-		{ name: "AES-GCM", iv: fromBase64(iv) },
-		await keyOf(env.WEBHOOK_SECRET_KEY),
-		fromBase64(ciphertext),
-	);
-	return decoder.decode(plain);
+	if (parts[0] === version && parts.length === 4) {
+		const named = keys.filter(({ id }) => id === parts[1]);
+		return { iv: parts[2], ciphertext: parts[3], candidates: named };
+	}
+	throw new UnreadableSecret();
+};
+
+/** Decrypts a stored signing secret, and says which key opened it; throws {@link UnreadableSecret}. */
+const open = async (sealed: string, env: KeyEnv) => {
+	const keys = await keysOf(env.WEBHOOK_SECRET_KEY);
+	const { iv, ciphertext, candidates } = parse(sealed, keys);
+	for (const { id, key } of candidates) {
+		try {
+			const plain = await crypto.subtle.decrypt(
+				{ name: "AES-GCM", iv: fromBase64(iv) },
+				key,
+				fromBase64(ciphertext),
+			);
+			return { plain: decoder.decode(plain), underNewest: id === keys[0].id };
+		} catch {
+			// Another key, or a value that is not ours: the next candidate, if any, may open it.
+		}
+	}
+	throw new UnreadableSecret();
+};
+
+/** Decrypts a stored signing secret; throws {@link UnreadableSecret} when no configured key opens it. */
+export const openSecret = async (sealed: string, env: KeyEnv) =>
+	(await open(sealed, env)).plain;
+
+/**
+ * Decrypts a stored signing secret and, when an older key (or the `v1.` format) sealed it, seals it again under
+ * the newest key (`resealed`, for the caller to store). Throws {@link UnreadableSecret}.
+ */
+export const openAndReseal = async (
+	sealed: string,
+	env: KeyEnv,
+): Promise<{ plain: string; resealed?: SealedSecret }> => {
+	const { plain, underNewest } = await open(sealed, env);
+	if (underNewest && sealed.startsWith(`${version}.`)) return { plain };
+	return { plain, resealed: await sealSecret(plain, env) };
 };

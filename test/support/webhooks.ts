@@ -4,6 +4,7 @@ import {
 	getQueueResult,
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { Webhook as Verifier } from "standardwebhooks";
 import { expect, vi } from "vitest";
 import type { WebhookDelivery } from "../../src/models/webhook-delivery";
 import { consume } from "../../src/webhooks/consumer";
@@ -163,4 +164,14 @@ export const attemptedOnce = async (answer?: Answer) => {
 	await sweepAt(later);
 	await deliverAt(webhook.id, later);
 	return { receivers, webhook, category, eventId };
+};
+
+/** Verifies a received delivery with the standardwebhooks library, as of the instant `at`. */
+export const verify = (secret: string, request: Received, at: number) => {
+	vi.setSystemTime(at);
+	try {
+		return new Verifier(secret).verify(request.body, request.headers);
+	} finally {
+		vi.useRealTimers();
+	}
 };

@@ -8,6 +8,7 @@ import type { AppRouteHandler } from "../../http/router";
 import { byId } from "../../models/id";
 import type { DeliveryState, Webhook } from "../../models/webhook";
 import { endpointOf } from "../../webhooks/endpoints";
+import { replayedSecret } from "../../webhooks/replayed-secret";
 import {
 	openSecret,
 	type SealedSecret,
@@ -65,9 +66,9 @@ export const createWebhook: AppRouteHandler<
 	} = await idempotent(c, (ctx) =>
 		queries.createWebhook(ctx, { url, events: body.events, secret: sealed }),
 	);
-	// A replay answers the secret its record keeps, sealed.
+	// A replay answers the secret its record keeps, only while it is still the webhook's.
 	const shown = created.secret
-		? await openSecret(created.secret, c.env)
+		? await replayedSecret(c.var.db, c.env, created.id, created.secret)
 		: secret;
 	return c.json(
 		withETag(c, { ...created, ...noDeliveries, secret: shown }),

@@ -9,7 +9,7 @@ import { ApiError } from "../../models/error";
 import type { EventType } from "../../models/event-types";
 import { durations, limits } from "../../models/limits";
 import type { WebhookPatch } from "../../models/webhook";
-import { configOf, endpointColumns } from "../../webhooks/endpoints";
+import { configOf, endpointColumns, retiring } from "../../webhooks/endpoints";
 import type { SealedSecret } from "../../webhooks/secret-box";
 
 /** A webhook with its endpoint's columns: what a change answers, and what its Durable Object is told. */
@@ -57,7 +57,7 @@ const create = defineCreate(
 						url: sql`${fields.url}`.as("url"),
 						events: sql`${fields.events}`.as("events"),
 						secret: sql`${fields.secret}`.as("secret"),
-						previousSecrets: sql`'[]'`.as("previous_secrets"),
+						retiredSecrets: sql`'[]'`.as("retired_secrets"),
 						createdAt: sql`${fields.createdAt}`.as("created_at"),
 						disabled: sql`0`.as("disabled"),
 						handOffAfter: sql`NULL`.as("hand_off_after"),
@@ -102,10 +102,7 @@ export const updateWebhook = (
 	patch: WebhookPatch,
 ) => changeWebhook(ctx, id, patch);
 
-/**
- * Replaces the sealed secret with `secret`; the one it replaces keeps signing for `durations.secretOverlap`, as do
- * those earlier rotations replaced until theirs end.
- */
+/** Replaces the sealed secret with `secret`; the old one keeps signing for `durations.secretOverlap`, as do those before it. */
 export const rotateWebhookSecret = (
 	ctx: WriteContext,
 	id: number,
@@ -113,11 +110,7 @@ export const rotateWebhookSecret = (
 ) =>
 	changeWebhook(ctx, id, {
 		secret,
-		previousSecrets: sql`(SELECT json_group_array(json(value)) FROM (
-			SELECT json_object('secret', ${webhooks.secret}, 'expiresAt', ${ctx.now + durations.secretOverlap}) AS value
-			UNION ALL
-			SELECT value FROM json_each(${webhooks.previousSecrets}) WHERE value ->> '$.expiresAt' > ${ctx.now}
-		))`,
+		retiredSecrets: retiring(ctx.now, ctx.now + durations.secretOverlap),
 	});
 
 /** Deletes the webhook unless it changed since `If-Match`. */

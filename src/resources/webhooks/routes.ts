@@ -61,7 +61,7 @@ const deliveries = {
 					),
 					deliveryHeader(
 						"webhook-signature",
-						`\`v1,\` and the base64 HMAC-SHA256 of \`id.timestamp.body\`, keyed by the bytes of the secret after \`whsec_\`. For ${inWords(durations.secretOverlap)} after a rotation, two of them, space-separated: the new secret's first.`,
+						`\`v1,\` and the base64 HMAC-SHA256 of \`id.timestamp.body\`, keyed by the bytes of the secret after \`whsec_\`. After a rotation, one per secret still signing (each rotated-out secret signs for ${inWords(durations.secretOverlap)}), space-separated, the newest first.`,
 						"v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
 					),
 					deliveryHeader("user-agent", "Names the sender.", userAgent),
@@ -116,9 +116,9 @@ export const createWebhook = apiRoute({
 	idempotent: true,
 	tag,
 	summary: "Add a webhook",
-	description: `Subscribes a URL to event types. The answer holds the signing secret, shown this once. At most ${limits.webhooks} webhooks.`,
+	description: `Subscribes a URL to event types. The answer holds the signing secret, shown this once. At most ${limits.webhooks} webhooks. A replay (same \`Idempotency-Key\` and body) shows the secret again only while it is still the webhook's: once the secret has been rotated, or the webhook deleted (or the key that sealed the secret retired), the replay answers 410 \`gone\`.`,
 	request: { body: jsonBody(NewWebhook, "The endpoint and what it receives.") },
-	errors: ["webhook_limit"],
+	errors: ["webhook_limit", "gone"],
 	callbacks: deliveries,
 	responses: {
 		201: createdContent(CreatedWebhook, "The new webhook, with its secret."),
@@ -179,7 +179,7 @@ export const rotateWebhookSecret = apiRoute({
 	operationId: "rotateWebhookSecret",
 	tag,
 	summary: "Rotate a webhook's secret",
-	description: `Answers a new signing secret, shown this once. For ${inWords(durations.secretOverlap)} every delivery carries two signatures, the new secret's and the old one's, so that receivers can switch over.`,
+	description: `Answers a new signing secret, shown this once. Every secret it replaces keeps signing for ${inWords(durations.secretOverlap)} after its own rotation, so that receivers can switch over: a delivery carries one signature per such secret, the newest first.`,
 	request: { params },
 	errors: ["not_found"],
 	responses: {

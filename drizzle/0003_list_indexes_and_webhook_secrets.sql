@@ -1,7 +1,7 @@
-ALTER TABLE `webhooks` ADD `previous_secrets` text DEFAULT '[]' NOT NULL;--> statement-breakpoint
+ALTER TABLE `webhooks` ADD `retired_secrets` text DEFAULT '[]' NOT NULL;--> statement-breakpoint
 ALTER TABLE `webhooks` ADD `hand_off_after` integer;--> statement-breakpoint
--- Written by hand: a secret a rotation replaced keeps signing until it expires, now in the list of them.
-UPDATE `webhooks` SET `previous_secrets` = json_array(json_object('secret', `previous_secret`, 'expiresAt', `previous_secret_expires_at`)) WHERE `previous_secret` IS NOT NULL;--> statement-breakpoint
+-- Hand-written: a secret still signing after a rotation moves into the list before its columns go.
+UPDATE `webhooks` SET `retired_secrets` = json_array(json_object('secret', `previous_secret`, 'expiresAt', `previous_secret_expires_at`)) WHERE `previous_secret` IS NOT NULL;--> statement-breakpoint
 ALTER TABLE `webhooks` DROP COLUMN `previous_secret`;--> statement-breakpoint
 ALTER TABLE `webhooks` DROP COLUMN `previous_secret_expires_at`;--> statement-breakpoint
 CREATE INDEX `events_subject_type` ON `events` (`subject`,`type`,`id`);--> statement-breakpoint
