@@ -9,11 +9,7 @@ import { byId } from "../../models/id";
 import type { DeliveryState, Webhook } from "../../models/webhook";
 import { endpointOf } from "../../webhooks/endpoints";
 import { replayedSecret } from "../../webhooks/replayed-secret";
-import {
-	openSecret,
-	type SealedSecret,
-	sealSecret,
-} from "../../webhooks/secret-box";
+import { type SealedSecret, sealSecret } from "../../webhooks/secret-box";
 import { storableUrl } from "../../webhooks/url";
 import * as queries from "./queries";
 import type * as routes from "./routes";
