@@ -11,6 +11,7 @@ import { cors } from "./http/cors";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./http/secure-headers";
 import { validationHook } from "./http/validation";
+import { mcp, mcpPath } from "./mcp";
 import { bearerAuth, documentConfig } from "./openapi";
 import { reference } from "./reference";
 import { categoriesRouter } from "./resources/categories";
@@ -24,7 +25,7 @@ import { nudgeOutbox } from "./webhooks/nudge";
 /** The reference page and its files (the wildcard matches `/reference` itself). */
 const referencePages = "/reference/*";
 
-/** Builds the whole API: cross-cutting middleware, the resource routers, `/doc`, `/reference` and `/health`. */
+/** Builds the whole API: cross-cutting middleware, the resource routers, `/doc`, `/reference`, `/health` and `/mcp`. */
 export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 	app.openAPIRegistry.registerComponent(
@@ -68,6 +69,9 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 			"Content-Type": "application/json",
 		});
 	});
+	// The transport of the tools, not an operation: like /doc and /reference it is not in the document, whose
+	// description points to it (API.md §12).
+	app.post(mcpPath, mcp(app));
 	app.notFound(onNotFound);
 	app.onError(onError);
 	return routes;

@@ -6,7 +6,7 @@ import { bookmarkHeader } from "./session";
 const origin = "*";
 
 /** The response headers a browser's script may read besides the always-safe ones. */
-const exposeHeaders = [
+export const exposeHeaders = [
 	"Link",
 	"ETag",
 	"Location",
