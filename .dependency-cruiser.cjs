@@ -4,6 +4,9 @@
 /** The app's own files at the top of src/ (the Worker, the app, its routers and the Cron), env.ts aside. */
 const app = "^src/(?!env[.]ts$)[^/]+[.]ts$";
 
+/** The MCP endpoint (src/mcp/): part of the app, above every resource, since its tools are the app's operations. */
+const mcp = "^src/mcp/";
+
 /** No file of `from` imports a module of `to`. */
 const below = (name, from, to) => ({
 	name,
@@ -24,26 +27,31 @@ module.exports = {
 			"^src/(db|http|webhooks|resources)/",
 			"^src/env[.]ts$",
 			app,
+			mcp,
 		]),
 		below("db-below-http", "^src/db/", [
 			"^src/(http|webhooks|resources)/",
 			"^src/env[.]ts$",
 			app,
+			mcp,
 		]),
 		below("env-below-http", "^src/env[.]ts$", [
 			"^src/(http|webhooks|resources)/",
 			app,
+			mcp,
 		]),
 		below("http-below-webhooks", "^src/http/", [
 			"^src/(webhooks|resources)/",
 			app,
+			mcp,
 		]),
 		// Resources use the webhooks module (delivery, secrets, URL rules); it never reaches into a resource.
 		below("webhooks-below-resources", "^src/webhooks/", [
 			"^src/resources/",
 			app,
+			mcp,
 		]),
-		below("resources-below-app", "^src/resources/", [app]),
+		below("resources-below-app", "^src/resources/", [app, mcp]),
 	],
 	options: {
 		doNotFollow: { path: "node_modules" },

@@ -13,6 +13,7 @@ import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
 import { utf8Json } from "./http/json-body";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./http/secure-headers";
 import { validationHook } from "./http/validation";
+import { mcp, mcpPath } from "./mcp";
 import { bearerAuth, documentConfig } from "./openapi";
 import { reference } from "./reference";
 import { categoriesRouter } from "./resources/categories";
@@ -26,7 +27,7 @@ import { nudgeOutbox } from "./webhooks/nudge";
 /** The reference page and its files (the wildcard matches `/reference` itself). */
 const referencePages = "/reference/*";
 
-/** Builds the whole API: cross-cutting middleware, the resource routers, `/doc`, `/reference` and `/health`. */
+/** Builds the whole API: cross-cutting middleware, the resource routers, `/doc`, `/reference`, `/health` and `/mcp`. */
 export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 	app.openAPIRegistry.registerComponent(
@@ -72,6 +73,9 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 			"Cache-Control": "no-cache",
 		});
 	});
+	// The transport of the tools, not an operation: like /doc and /reference it is not in the document, whose
+	// description points to it (API.md §12).
+	app.post(mcpPath, mcp(app));
 	app.notFound(onNotFound);
 	app.onError(onError);
 	return routes;

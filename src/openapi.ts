@@ -95,7 +95,11 @@ export const documentConfig = {
 		title: "Petstore API",
 		version: "1.0.0",
 		description:
-			"Pets, their categories, store orders and stock inventory, on Cloudflare Workers and D1.",
+			"Pets, their categories, store orders and stock inventory, on Cloudflare Workers and D1.\n\n" +
+			"**Agents:** every operation is also a tool of the Model Context Protocol, served at `/mcp` on this origin " +
+			"(Streamable HTTP, stateless): the tool is named by the `operationId`, takes the path, query and header " +
+			"parameters and a `body`, and answers what the operation answers. Write tools need the same bearer token, " +
+			"sent in the MCP request's `Authorization` header.",
 		contact: { name: "Petstore API team", email: "api@petstore.example" },
 		license: { name: "Proprietary", url: "https://petstore.example/terms" },
 	},

@@ -122,7 +122,9 @@ describe("the contract", () => {
 		expect([...exercised].sort()).toEqual(all.sort());
 	});
 
-	it("documents exactly the routes the app registers, apart from /doc and /reference", async () => {
+	// `/mcp` is the transport of the operations as MCP tools (API.md §12), not an operation of its own; the
+	// document's description points to it.
+	it("documents exactly the routes the app registers, apart from /doc, /reference and /mcp", async () => {
 		const document = await servedDocument();
 		const documented = Object.entries(document.paths).flatMap(
 			([path, methods]) =>
@@ -136,9 +138,18 @@ describe("the contract", () => {
 			.map((route) => `${route.method} ${route.path}`)
 			.filter(
 				(route) =>
-					!["GET /doc", "GET /reference", "GET /reference/*"].includes(route),
+					![
+						"GET /doc",
+						"GET /reference",
+						"GET /reference/*",
+						"POST /mcp",
+					].includes(route),
 			);
 		expect([...new Set(registered)].sort()).toEqual(documented.sort());
+	});
+
+	it("points to /mcp from the document's description", async () => {
+		expect((await servedDocument()).info.description).toContain("`/mcp`");
 	});
 
 	it("serves the document without listing /doc itself", async () => {

@@ -6,8 +6,8 @@ import { bookmarkHeader } from "./session";
 const origin = "*";
 
 /**
- * The response headers a client needs besides the always-safe ones: a browser's script may read them, and a 304
- * keeps them.
+ * The response headers a client needs besides the always-safe ones: a browser's script may read them, a 304 keeps them, and
+ * an MCP tool's result carries them.
  */
 export const exposeHeaders = [
 	"Link",

@@ -56,7 +56,7 @@ type Tag = {
 /** The served OpenAPI document, as the tests read it. */
 export type Document = {
 	openapi: string;
-	info: { title: string; version: string };
+	info: { title: string; version: string; description: string };
 	tags: Tag[];
 	"x-tagGroups": { name: string; tags: string[] }[];
 	paths: Record<string, Record<string, Operation>>;

@@ -175,3 +175,9 @@ export const verify = (secret: string, request: Received, at: number) => {
 		vi.useRealTimers();
 	}
 };
+
+/** An attempt's time: the second a run started at `at`, an attempt taking its own time within it. */
+export const duringSecond = (at: number) =>
+	expect.stringMatching(
+		new RegExp(`^${new Date(at).toISOString().slice(0, 19)}`),
+	);
