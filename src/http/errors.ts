@@ -4,6 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ErrorBody, ErrorDetail } from "../models/error";
 import { type ErrorCode, errorCodes, statusOf } from "../models/error-codes";
+import { failedPart, retryAfterSeconds, unavailableMessage } from "./platform";
 
 /** A failure the client can act on; thrown anywhere, rendered once by {@link onError}. */
 export class ApiError extends Error {
@@ -77,13 +78,23 @@ export const onError: ErrorHandler = (error, c) => {
 		error instanceof HTTPException ? fromHttpException(error) : error;
 	if (known instanceof ApiError) return errorResponse(c, known);
 	const requestId: string = c.get("requestId");
+	const part = failedPart(error);
 	console.error(
 		JSON.stringify({
 			level: "error",
+			...(part && { part }),
 			requestId,
 			error: loggable(error),
 		}),
 	);
+	if (part) {
+		return errorResponse(
+			c,
+			new ApiError("unavailable", unavailableMessage(c.req.method), undefined, {
+				"Retry-After": String(retryAfterSeconds),
+			}),
+		);
+	}
 	return errorResponse(
 		c,
 		new ApiError(

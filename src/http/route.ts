@@ -108,7 +108,12 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 		tag,
 		...config
 	} = route as R & { idempotent?: true };
-	const implied: ErrorCode[] = ["validation_error", "internal_error"];
+	// Every operation reaches D1, so any can meet a platform failure (API.md §11).
+	const implied: ErrorCode[] = [
+		"validation_error",
+		"internal_error",
+		"unavailable",
+	];
 	const middleware: MiddlewareHandler<AppEnv>[] = [];
 	const write = config.method !== "get";
 	const item = config.request?.params !== undefined;
