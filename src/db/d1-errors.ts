@@ -12,14 +12,15 @@ const messages = (error: unknown): string[] =>
  * SQLite's busy, locked or unreadable database file.
  */
 const unavailable =
-	/Network connection lost|caused object to be reset|reset because its code was updated|D1 DB is overloaded|transient issue|exceeded its (memory|CPU)|Memory limit would be exceeded|D1_ERROR: .*timeout|SQLITE_BUSY|database is locked|SQLITE_IOERR|disk I\/O error|SQLITE_CANTOPEN|unable to open database/i;
+	/internal error; reference|Network connection lost|caused object to be reset|reset because its code was updated|D1 DB is overloaded|transient issue|exceeded its (memory|CPU)|Memory limit would be exceeded|D1_ERROR: .*timeout|SQLITE_BUSY|database is locked|SQLITE_IOERR|disk I\/O error|SQLITE_CANTOPEN|unable to open database/i;
 
 /**
  * The ones Cloudflare documents as safe to retry (https://developers.cloudflare.com/d1/best-practices/retry-queries/),
- * and a locked database, which ran nothing.
+ * D1's internal error (a local session meets it while the database file is locked), and a locked database,
+ * which ran nothing.
  */
 const retryable =
-	/Network connection lost|caused object to be reset|reset because its code was updated|SQLITE_BUSY|database is locked/i;
+	/internal error; reference|Network connection lost|caused object to be reset|reset because its code was updated|SQLITE_BUSY|database is locked/i;
 
 /** Whether D1 itself failed (the answer is a 503), not the statement we sent (a defect, a 500). */
 export const isD1Unavailable = (error: unknown) =>
