@@ -1,6 +1,16 @@
+import {
+	createExecutionContext,
+	createScheduledController,
+	runInDurableObject,
+	waitOnExecutionContext,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { drizzle } from "drizzle-orm/d1";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readRetryBudgetMs } from "../src/db/read-retry";
+import worker from "../src/index";
+import { endpointOf } from "../src/webhooks/endpoints";
+import { waitingEvents } from "../src/webhooks/outbox-reads";
 import {
 	api,
 	createCategory,
@@ -10,7 +20,9 @@ import {
 	stockedPet,
 	stockOf,
 	testApp,
+	testNow,
 } from "./support/api";
+import { newestEvent } from "./support/webhooks";
 
 /** D1's documented retryable error (https://developers.cloudflare.com/d1/observability/debug-d1/#error-list). */
 const connectionLost = () => new Error("D1_ERROR: Network connection lost.");
@@ -298,13 +310,22 @@ describe("writes when D1 fails", () => {
 });
 
 describe("a webhook's Durable Object that fails", () => {
-	it("answers 503 and leaves the webhook's D1 row as the write committed it", async () => {
+	it("answers 503, leaves the webhook's D1 row as the write committed it, and the next sweep configures the endpoint", async () => {
 		const logged = errorLog();
-		const created = await testApp().send("POST", "/webhooks", {
+		const { send } = testApp();
+		const created = await send("POST", "/webhooks", {
 			url: "http://127.0.0.1:9999/hook",
 			events: ["pet.created"],
 		});
 		const webhook = await created.json<{ id: number }>();
+		// The endpoint now holds the webhook's config.
+		expect(
+			(
+				await send("PATCH", `/webhooks/${webhook.id}`, {
+					events: ["pet.created", "pet.updated"],
+				})
+			).status,
+		).toBe(200);
 		const reset = Object.assign(
 			new Error("Durable Object reset because its code was updated."),
 			{
@@ -313,26 +334,67 @@ describe("a webhook's Durable Object that fails", () => {
 		);
 		const failing = {
 			getByName: () =>
-				new Proxy(
-					{},
-					{
-						get: () => () => Promise.reject(reset),
-					},
-				),
+				new Proxy({}, { get: () => () => Promise.reject(reset) }),
 		} as unknown as Env["WEBHOOK_ENDPOINT"];
-		const { send, api: faulty } = testApp({
-			bindings: { WEBHOOK_ENDPOINT: failing },
-		});
-		const patched = await send("PATCH", `/webhooks/${webhook.id}`, {
-			events: ["pet.updated"],
+		const faulty = testApp({ bindings: { WEBHOOK_ENDPOINT: failing } });
+		const url = "http://127.0.0.1:9999/moved";
+		const patched = await faulty.send("PATCH", `/webhooks/${webhook.id}`, {
+			url,
+			disabled: true,
 		});
 		expect(await expectUnavailable(patched)).toMatch(/Idempotency-Key/);
+		expect(logged).toHaveBeenCalledTimes(1);
 		expect(JSON.parse(String(logged.mock.calls[0][0]))).toMatchObject({
+			level: "error",
 			part: "durable-object",
 			requestId: patched.headers.get("x-request-id"),
 		});
-		await expectUnavailable(await faulty(`/webhooks/${webhook.id}`));
-		const row = await (await api(`/webhooks/${webhook.id}`)).json();
-		expect(row).toMatchObject({ id: webhook.id, events: ["pet.updated"] });
+		await expectUnavailable(await faulty.api(`/webhooks/${webhook.id}`));
+		expect(await (await api(`/webhooks/${webhook.id}`)).json()).toMatchObject({
+			id: webhook.id,
+			url,
+			disabled: true,
+		});
+		const endpoint = endpointOf(env, webhook.id);
+		const held = () =>
+			runInDurableObject(endpoint, (instance) => instance["store"].endpoint());
+		expect(await held()).toMatchObject({
+			url: "http://127.0.0.1:9999/hook",
+			disabled: false,
+		});
+		const ctx = createExecutionContext();
+		await worker.scheduled(
+			createScheduledController({ scheduledTime: testNow, cron: "* * * * *" }),
+			env,
+			ctx,
+		);
+		await waitOnExecutionContext(ctx);
+		expect(await held()).toMatchObject({ url, disabled: true });
+	});
+});
+
+describe("a queue send that fails", () => {
+	it("leaves the committed write a 201, its event waiting for the sweep, and logs the part once", async () => {
+		const logged = errorLog();
+		const unreachable = {
+			send: () =>
+				Promise.reject(new Error("Queue send failed: internal error")),
+		} as unknown as Queue;
+		const created = await testApp({
+			bindings: { WEBHOOK_QUEUE: unreachable },
+		}).send("POST", "/categories", {
+			name: `Queued ${crypto.randomUUID()}`,
+		});
+		expect(created.status).toBe(201);
+		const { id } = await created.json<{ id: number }>();
+		const event = await newestEvent(`/categories/${id}`);
+		const waiting = await waitingEvents(drizzle(env.DB), 10_000);
+		expect(waiting.map((waiting) => waiting.id)).toContain(event);
+		await vi.waitFor(() => expect(logged).toHaveBeenCalledTimes(1));
+		expect(JSON.parse(String(logged.mock.calls[0][0]))).toMatchObject({
+			level: "warn",
+			part: "queue",
+			requestId: created.headers.get("x-request-id"),
+		});
 	});
 });
