@@ -137,7 +137,6 @@ describe("reads when D1 fails", () => {
 		"/store/inventory",
 		"/events",
 		"/webhooks",
-		"/health",
 	])(
 		"a lasting failure of GET %s is a 503 with Retry-After, logged once with the part",
 		async (path) => {
@@ -148,17 +147,24 @@ describe("reads when D1 fails", () => {
 			const started = Date.now();
 			const response = await faulty(path);
 			await expectUnavailable(response);
-			if (path !== "/health") {
-				expect(Date.now() - started).toBeLessThan(readRetryBudgetMs + 1000);
-				expect(logged).toHaveBeenCalledTimes(1);
-				expect(JSON.parse(String(logged.mock.calls[0][0]))).toMatchObject({
-					level: "error",
-					part: "d1",
-					requestId: response.headers.get("x-request-id"),
-				});
-			}
+			expect(Date.now() - started).toBeLessThan(readRetryBudgetMs + 1000);
+			expect(logged).toHaveBeenCalledTimes(1);
+			expect(JSON.parse(String(logged.mock.calls[0][0]))).toMatchObject({
+				level: "error",
+				part: "d1",
+				requestId: response.headers.get("x-request-id"),
+			});
 		},
 	);
+
+	it("/health answers 503 with Retry-After and names the part that is down", async () => {
+		const { anonymous: faulty } = testApp({
+			bindings: { DB: faultyD1({ fails: always }).DB },
+		});
+		expect(await expectUnavailable(await faulty("/health"))).toMatch(
+			/Part down: d1\./,
+		);
+	});
 
 	it("a single resource's GET is a 503 too, and an error D1 says not to retry is not retried", async () => {
 		errorLog();
