@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { getTableColumns, type SQL, sql, type Table } from "drizzle-orm";
 import { petNames } from "./db/pet-names";
 import * as schema from "./db/schema";
+import { retryAfterSeconds } from "./http/platform";
 import { jsonContent } from "./http/responses";
 import { apiRoute } from "./http/route";
 import { createRouter } from "./http/router";
@@ -51,7 +52,9 @@ export const health = createRouter().openapi(getHealth, async (c) => {
 	} catch {
 		throw new ApiError(
 			"unavailable",
-			"The database is unreachable, or lacks the schema this version expects.",
+			"Part down: d1. The database is unreachable, or lacks the schema this version expects.",
+			undefined,
+			{ "Retry-After": String(retryAfterSeconds) },
 		);
 	}
 	return c.json({ status: "ok" as const }, 200);

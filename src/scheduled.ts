@@ -3,11 +3,13 @@ import { drizzle } from "drizzle-orm/d1";
 import { pruneIdempotencyKeys } from "./db/idempotency";
 import { events } from "./db/schema";
 import { durations } from "./models/limits";
+import { catchUpEndpoints } from "./webhooks/catch-up";
 import { nudge } from "./webhooks/nudge";
 
 /**
  * The Cron Trigger's work (`[triggers]` in wrangler.toml), every minute: deletes expired idempotency records
- * and events past their retention, and sweeps the outbox for events a crash left behind.
+ * and events past their retention, sweeps the outbox for events a crash left behind, and brings each webhook's
+ * Durable Object up to its D1 row (src/webhooks/catch-up.ts).
  */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (
 	controller,
@@ -28,4 +30,5 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (
 	]);
 	// After the pruning, so that a queue that fails to answer never keeps old records.
 	await nudge(env.WEBHOOK_QUEUE);
+	await catchUpEndpoints(env, now);
 };

@@ -3,6 +3,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ApiError, type ErrorBody, type ErrorDetail } from "../models/error";
 import { type ErrorCode, statusOf } from "../models/error-codes";
+import { failedPart, retryAfterSeconds, unavailableMessage } from "./platform";
 
 const errorBody = (
 	code: ErrorCode,
@@ -61,13 +62,23 @@ export const onError: ErrorHandler = (error, c) => {
 		error instanceof HTTPException ? fromHttpException(error) : error;
 	if (known instanceof ApiError) return errorResponse(c, known);
 	const requestId: string = c.get("requestId");
+	const part = failedPart(error);
 	console.error(
 		JSON.stringify({
 			level: "error",
+			...(part && { part }),
 			requestId,
 			error: loggable(error),
 		}),
 	);
+	if (part) {
+		return errorResponse(
+			c,
+			new ApiError("unavailable", unavailableMessage(c.req.method), undefined, {
+				"Retry-After": String(retryAfterSeconds),
+			}),
+		);
+	}
 	return errorResponse(
 		c,
 		new ApiError(

@@ -43,6 +43,14 @@ const errorHeaders: Partial<Record<ErrorCode, Record<string, ResponseHeader>>> =
 				schema: { type: "integer" },
 			},
 		},
+		unavailable: {
+			"Retry-After": {
+				required: true,
+				description:
+					"Seconds to wait before trying again (a write: with the same `Idempotency-Key`).",
+				schema: { type: "integer" },
+			},
+		},
 	};
 
 /** The example a schema declares; for a list, a list of its item's example. */

@@ -116,7 +116,12 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 		tag,
 		...config
 	} = route as R & { idempotent?: true };
-	const implied: ErrorCode[] = ["validation_error", "internal_error"];
+	// Every operation reaches D1, so any can meet a platform failure (API.md §11).
+	const implied: ErrorCode[] = [
+		"validation_error",
+		"internal_error",
+		"unavailable",
+	];
 	const write = config.method !== "get";
 	const cachePolicy = auth || write ? "no-store" : "no-cache";
 	// First, so that every answer carries it, errors included.

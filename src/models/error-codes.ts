@@ -48,7 +48,10 @@ export const errorCodes = {
 		500,
 		"Unexpected error; quote request id 4f0c7e5e-6a57-4c6e-9d1b-8f0e2a7c3b21.",
 	],
-	unavailable: [503, "The database is unreachable."],
+	unavailable: [
+		503,
+		"The service is briefly unavailable; retry after Retry-After.",
+	],
 } as const satisfies Record<string, readonly [ContentfulStatusCode, string]>;
 
 export type ErrorCode = keyof typeof errorCodes;

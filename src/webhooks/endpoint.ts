@@ -75,6 +75,20 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		return this.deliveryState();
 	}
 
+	/**
+	 * Applies the webhook's row as the every-minute sweep reads it, when this endpoint holds an older version: a
+	 * change whose `configure` call failed (answered 503) reaches the endpoint so.
+	 */
+	async catchUp(config: EndpointConfig, disabled: boolean, now: number) {
+		const held = this.store.endpoint();
+		if (held === undefined || held.version >= config.version) return;
+		this.store.configure(
+			config,
+			held.disabled === disabled ? undefined : disabled,
+		);
+		await this.schedule(now);
+	}
+
 	/** Re-sends the events the webhook receives after event `after`, read from D1 a page per run. */
 	async replay(config: EndpointConfig, replay: Replay, now: number) {
 		if (await this.isDeleted()) return;

@@ -23,6 +23,7 @@ export const nudgeOutbox: MiddlewareHandler<AppEnv> = async (c, next) => {
 			console.error(
 				JSON.stringify({
 					level: "warn",
+					part: "queue",
 					requestId: c.var.requestId,
 					error: `webhook queue not nudged: ${error}`,
 				}),

@@ -26,7 +26,8 @@ export const wrangler = (args) => {
  * `wrangler dev` for `config` on 127.0.0.1:`port`, its D1 migrated (and seeded with `seed` SQL, if given)
  * in a new directory (`state`), its secrets read from `envFile` when given, its inspector on `inspectorPort`
  * (any free port by default), with `env` added to wrangler's environment. Resolves once the Worker answers
- * `probe`, with wrangler's process id; `stop()` ends it and resolves once the port is free.
+ * `probe`, with wrangler's process id; `stop()` ends it and resolves once the port is free. `onLog`, when
+ * given, hears every chunk wrangler prints, warnings included.
  */
 export const startWranglerDev = async ({
 	config = "wrangler.toml",
@@ -36,6 +37,7 @@ export const startWranglerDev = async ({
 	envFile,
 	inspectorPort = 0,
 	env = {},
+	onLog,
 }) => {
 	const state = await mkdtemp(join(tmpdir(), "petstore-dev-"));
 	const local = ["--local", "--persist-to", state, "-c", config];
@@ -56,13 +58,21 @@ export const startWranglerDev = async ({
 			"--inspector-port",
 			String(inspectorPort),
 			"--log-level",
-			"error",
+			onLog ? "warn" : "error",
 			// As `npm run dev`: /__scheduled runs the Cron Trigger's work, which wrangler dev never fires itself.
 			"--test-scheduled",
 			...(envFile ? ["--env-file", join(root, envFile)] : []),
 		],
-		{ cwd: root, stdio: "ignore", env: { ...quiet, ...env } },
+		{
+			cwd: root,
+			stdio: onLog ? ["ignore", "pipe", "pipe"] : "ignore",
+			env: { ...quiet, ...env },
+		},
 	);
+	if (onLog) {
+		child.stdout.on("data", (chunk) => onLog(String(chunk)));
+		child.stderr.on("data", (chunk) => onLog(String(chunk)));
+	}
 	const base = `http://127.0.0.1:${port}`;
 	for (let attempt = 0; attempt < 150; attempt++) {
 		try {
