@@ -46,7 +46,7 @@ const attempt = (a: {
 	status: number;
 	durationMs: number;
 	error: string | null;
-	outcome: "delivered" | "retrying" | "exhausted" | "disabled";
+	outcome: "delivered" | "retrying" | "exhausted" | "disabled" | "held";
 	nextAttemptAt: string | null;
 	attemptedAt: string;
 }) =>
