@@ -266,7 +266,8 @@ describe("WEBHOOK_SECRET_KEY rotation", () => {
 		},
 	);
 
-	it("records a secret no configured key opens as a failed attempt of its webhook, which disables it in time", async () => {
+	/** A webhook whose stored secret no configured key opens, with one event attempted: nothing is sent. */
+	const attemptedUnreadable = async () => {
 		const receivers = mockReceivers();
 		const webhook = await createWebhook(["category.created"]);
 		await storeSealed(
@@ -277,6 +278,11 @@ describe("WEBHOOK_SECRET_KEY rotation", () => {
 		await sweepAt(later);
 		await deliverAt(webhook.id, later);
 		expect(receivers.received(webhook.url)).toEqual([]);
+		return { receivers, webhook, eventId };
+	};
+
+	it("records a secret no configured key opens as a failed attempt of its webhook, which disables it in time", async () => {
+		const { receivers, webhook, eventId } = await attemptedUnreadable();
 		expect(await lastAttempt(webhook.id)).toMatchObject({
 			eventId,
 			attempt: 1,
@@ -298,16 +304,7 @@ describe("WEBHOOK_SECRET_KEY rotation", () => {
 	});
 
 	it("recovers with rotate-secret: the new secret signs alone, the unreadable one it replaced no longer counts", async () => {
-		const receivers = mockReceivers();
-		const webhook = await createWebhook(["category.created"]);
-		await storeSealed(
-			webhook.id,
-			await sealSecret(webhook.secret, { WEBHOOK_SECRET_KEY: otherKey }),
-		);
-		const { eventId } = await categoryEvent();
-		await sweepAt(later);
-		await deliverAt(webhook.id, later);
-		expect(receivers.received(webhook.url)).toEqual([]);
+		const { receivers, webhook, eventId } = await attemptedUnreadable();
 		const rotated = await testApp({ now: later }).api(
 			`/webhooks/${webhook.id}/rotate-secret`,
 			{ method: "POST" },
