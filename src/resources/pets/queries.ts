@@ -12,10 +12,10 @@ import {
 	exists,
 	type WriteContext,
 } from "../../db/write";
-import type { Page, Window } from "../../http/pagination";
+import type { Page } from "../../http/pagination";
 import { ApiError } from "../../models/error";
 import { byId } from "../../models/id";
-import type { NewPet, Pet, PetPatch } from "../../models/pet";
+import type { NewPet, PetPatch } from "../../models/pet";
 import type { PetStatus } from "../../models/pet-status";
 
 const unknownCategory = (id: number) =>
@@ -31,10 +31,7 @@ type PetFilter = Page & {
  * The page of pets after `filter.after`, and the next one's first if there is one: a walk in id order per status;
  * a name filter looks only so far (see {@link petsNamed}), and says where the next page starts.
  */
-export const listPets = async (
-	db: Db,
-	filter: PetFilter,
-): Promise<Window<Pet>> => {
+export const listPets = async (db: Db, filter: PetFilter) => {
 	const { query, id, holds, windowEnd } = petsNamed(
 		db,
 		filter.name,
