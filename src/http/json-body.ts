@@ -9,8 +9,8 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /**
  * A JSON body is UTF-8 (RFC 8259 §8.1), or it is refused: another `charset` is 415, bytes that are not UTF-8 are
- * 400 `malformed_json` (never replaced by U+FFFD and stored). It reads a copy: the route's validator, or the MCP
- * transport, reads the body itself.
+ * 400 `malformed_json` (never replaced by U+FFFD and stored). The body read here is the one the route's validator
+ * parses (Hono keeps it).
  */
 export const utf8Json: MiddlewareHandler = async (c, next) => {
 	const contentType = c.req.header("content-type");
@@ -23,7 +23,7 @@ export const utf8Json: MiddlewareHandler = async (c, next) => {
 			);
 		}
 		try {
-			utf8.decode(await c.req.raw.clone().arrayBuffer());
+			utf8.decode(await c.req.arrayBuffer());
 		} catch (error) {
 			if (!(error instanceof TypeError)) throw error;
 			throw new ApiError(

@@ -18,7 +18,9 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 			import("./server"),
 		]);
 		tools ??= toolsOf(app.openAPIRegistry.definitions);
-		return serveMcp(c.req.raw, tools, {
+		// The body the app's middleware read already (src/http/json-body.ts), for the transport to read again.
+		const request = new Request(c.req.raw, { body: await c.req.arrayBuffer() });
+		return serveMcp(request, tools, {
 			fetch: (request) => app.fetch(request, c.env, c.executionCtx),
 			origin: new URL(c.req.url).origin,
 			headers: c.req.raw.headers,
