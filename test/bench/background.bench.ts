@@ -20,7 +20,7 @@ it("counts D1 round trips per write, its background work included", async () => 
 		webhooks.push(
 			await createWebhook(
 				["category.created"],
-				`https://receiver.example/${i}`,
+				`https://receiver.example.com/${i}`,
 			),
 		);
 	}
