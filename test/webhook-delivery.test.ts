@@ -312,6 +312,25 @@ describe("410 Gone and re-enabling", () => {
 		});
 	});
 
+	it("forgets what it held for a webhook disabled longer than the feed keeps events", async () => {
+		const receivers = mockReceivers();
+		const webhook = await createWebhook(["category.created"]);
+		await laterApp.send("PATCH", `/webhooks/${webhook.id}`, { disabled: true });
+		const { eventId: old } = await categoryEvent();
+		await sweepAt(later);
+		const month = 31 * 24 * hour;
+		const { eventId: recent } = await categoryEvent();
+		await sweepAt(later + month);
+		await testApp({ now: later + month }).send(
+			"PATCH",
+			`/webhooks/${webhook.id}`,
+			{ disabled: false },
+		);
+		await deliverAt(webhook.id, later + month);
+		expect(receivers.ids(webhook.url)).toEqual([`evt_${recent}`]);
+		expect(old).toBeLessThan(recent);
+	});
+
 	it("nudges the queue when it records webhook.disabled, so subscribers hear of it as fast as of a write", async () => {
 		const receivers = mockReceivers();
 		const webhook = await createWebhook(["category.created"]);

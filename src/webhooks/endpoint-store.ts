@@ -275,7 +275,10 @@ export const endpointStore = (sql: SqlStorage) => {
 				limit,
 			),
 
-		/** Forgets settled deliveries after a day, and attempts as the event feed forgets events. */
+		/**
+		 * Forgets settled deliveries after a day, attempts as the event feed forgets events, and deliveries held
+		 * that long for a disabled webhook.
+		 */
 		prune: (now: number) => {
 			sql.exec(
 				"DELETE FROM deliveries WHERE settled_at < ?",
@@ -283,6 +286,11 @@ export const endpointStore = (sql: SqlStorage) => {
 			);
 			sql.exec(
 				"DELETE FROM attempts WHERE attempted_at < ?",
+				now - durations.eventRetention,
+			);
+			// Held for a webhook disabled longer than the feed keeps events: a replay is what it needs then.
+			sql.exec(
+				"DELETE FROM deliveries WHERE settled_at IS NULL AND next_at < ?",
 				now - durations.eventRetention,
 			);
 		},

@@ -59,6 +59,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		this.store.configure(config);
 		if (this.store.endpoint()?.disabled) {
 			this.store.holdWhileDisabled(deliveries, now);
+			this.store.prune(now);
 		} else {
 			this.store.hold(deliveries, now);
 		}
