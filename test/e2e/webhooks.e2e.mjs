@@ -102,6 +102,7 @@ beforeAll(async () => {
 		port,
 		probe: "/health",
 		envFile: ".dev.vars.example",
+		testScheduled: true,
 	});
 });
 

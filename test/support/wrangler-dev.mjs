@@ -27,7 +27,8 @@ export const wrangler = (args) => {
  * in a new directory (`state`), its secrets read from `envFile` when given, its inspector on `inspectorPort`
  * (any free port by default), with `env` added to wrangler's environment. Resolves once the Worker answers
  * `probe`, with wrangler's process id; `stop()` ends it and resolves once the port is free. `onLog`, when
- * given, hears every chunk wrangler prints, warnings included.
+ * given, hears every chunk wrangler prints, warnings included. `testScheduled` serves `/__scheduled`, as `npm run
+ * dev` does.
  */
 export const startWranglerDev = async ({
 	config = "wrangler.toml",
@@ -36,6 +37,7 @@ export const startWranglerDev = async ({
 	probe = "/doc",
 	envFile,
 	inspectorPort = 0,
+	testScheduled = false,
 	env = {},
 	onLog,
 }) => {
@@ -60,7 +62,7 @@ export const startWranglerDev = async ({
 			"--log-level",
 			onLog ? "warn" : "error",
 			// As `npm run dev`: /__scheduled runs the Cron Trigger's work, which wrangler dev never fires itself.
-			"--test-scheduled",
+			...(testScheduled ? ["--test-scheduled"] : []),
 			...(envFile ? ["--env-file", join(root, envFile)] : []),
 		],
 		{
