@@ -1,4 +1,4 @@
-import { nameKey } from "../models/text";
+import { nameKey } from "../models/name-key";
 
 /** The columns to write for fields that may change a name: the name and, with it, its key. */
 export function withNameKey<T extends { name: string }>(

@@ -1,7 +1,7 @@
 import { and, eq, gt, type SQL, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { limits } from "../models/limits";
-import { nameKey } from "../models/text";
+import { nameKey } from "../models/name-key";
 import type { Db } from "./client";
 import { pet } from "./resources";
 import { pets } from "./schema";

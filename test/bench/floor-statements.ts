@@ -3,7 +3,7 @@
  * They are the API's own, captured (runtime.bench.ts checks them before it times anything and, when the API
  * has changed them, stops and prints the API's new ones): to update the floor, replace these with those.
  */
-import { nameKey } from "../../src/models/text";
+import { nameKey } from "../../src/models/name-key";
 
 /** What one request asks for, and when it was made (ISO 8601). */
 type Input<T> = T & { now: string };

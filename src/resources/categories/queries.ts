@@ -11,7 +11,7 @@ import {
 } from "../../db/write";
 import type { NewCategory } from "../../models/category";
 import { ApiError } from "../../models/error";
-import { nameKey } from "../../models/text";
+import { nameKey } from "../../models/name-key";
 
 const nameTaken = (name: string) =>
 	new ApiError("category_exists", `A category named "${name}" already exists.`);

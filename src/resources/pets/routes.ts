@@ -5,9 +5,10 @@ import { createdContent, jsonBody, jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
 import { idParam } from "../../models/id";
 import { limits } from "../../models/limits";
+import { nameKey } from "../../models/name-key";
 import { NewPet, Pet, PetPatch, Pets } from "../../models/pet";
 import { statusQuery } from "../../models/pet-status";
-import { nameKey, text } from "../../models/text";
+import { text } from "../../models/text";
 
 const tag = "Animals";
 const nameTooShort =
