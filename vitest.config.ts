@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { raisedLimiters } from "./test/support/limiters";
 
 export default defineConfig(async () => ({
 	plugins: [
@@ -30,19 +31,8 @@ export default defineConfig(async () => ({
 				queueProducers: { WEBHOOK_QUEUE: { queueName: "test-webhooks" } },
 				queueConsumers: {},
 				ratelimits: {
-					// The suite writes far more than a client may in production; test/security covers the limit.
-					WRITE_LIMITER: {
-						namespace_id: "1001",
-						simple: { limit: 1_000_000, period: 60 },
-					},
-					AUTH_FAILURE_LIMITER: {
-						namespace_id: "1003",
-						simple: { limit: 1_000_000, period: 60 },
-					},
-					READ_LIMITER: {
-						namespace_id: "1004",
-						simple: { limit: 1_000_000, period: 60 },
-					},
+					// The suite writes far more than a client may in production; test/security covers the limits.
+					...raisedLimiters("./wrangler.toml"),
 					TINY_LIMITER: {
 						namespace_id: "1002",
 						simple: { limit: 2, period: 60 },

@@ -346,22 +346,20 @@ export const defineCreate = <
 		const results = await db.$client.batch(
 			statements.map((statement) => bind(db, statement, bound)),
 		);
-		const step = (name: string) => {
-			const index = statements.findIndex(
-				(statement) => statement.name === name,
-			);
-			return index < 0
-				? undefined
-				: statements[index].mapResult(results[index], true);
-		};
-		const [row] = step("created") as Record<string, unknown>[];
-		if (changes(step("inserted")) > 0 && row) {
+		const step: Record<string, unknown> = Object.fromEntries(
+			statements.map(({ name, mapResult }, index) => [
+				name,
+				mapResult(results[index], true),
+			]),
+		);
+		const [row] = step.created as Record<string, unknown>[];
+		if (changes(step.inserted) > 0 && row) {
 			return { created: resource.answer(row) as Answered<R> };
 		}
-		const [record] = (step("stored") ?? []) as StoredResponse[];
+		const [record] = (step.stored ?? []) as StoredResponse[];
 		if (record) return { stored: record };
 		if (typeof refused === "function") throw refused(values);
-		const [why] = step("state") as Record<K, boolean>[];
+		const [why] = step.state as Record<K, boolean>[];
 		throw refused.error(why, values);
 	};
 };

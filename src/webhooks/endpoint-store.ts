@@ -86,16 +86,19 @@ export const endpointStore = (sql: SqlStorage) => {
 	sql.exec(schema);
 	const rows = <T>(query: string, ...bindings: SqlStorageValue[]) =>
 		sql.exec<Row>(query, ...bindings).toArray() as T[];
-	const insert = (deliveries: Delivery[], now: number, onConflict: string) => {
-		for (const { eventId, body } of deliveries) {
-			sql.exec(
-				`INSERT INTO deliveries (event_id, body, next_at) VALUES (?, ?, ?) ON CONFLICT (event_id) ${onConflict}`,
-				eventId,
-				body,
-				now,
-			);
-		}
-	};
+	/** Inserts the deliveries, due at `now`, and answers the ids of those it wrote. */
+	const insert = (deliveries: Delivery[], now: number, onConflict: string) =>
+		deliveries
+			.filter(
+				({ eventId, body }) =>
+					sql.exec(
+						`INSERT INTO deliveries (event_id, body, next_at) VALUES (?, ?, ?) ON CONFLICT (event_id) ${onConflict}`,
+						eventId,
+						body,
+						now,
+					).rowsWritten > 0,
+			)
+			.map(({ eventId }) => eventId);
 
 	return {
 		endpoint: (): Endpoint | undefined => {
@@ -153,14 +156,7 @@ export const endpointStore = (sql: SqlStorage) => {
 		 * once it is enabled again.
 		 */
 		holdWhileDisabled: (deliveries: Delivery[], now: number) => {
-			for (const { eventId, body } of deliveries) {
-				const held = sql.exec(
-					"INSERT INTO deliveries (event_id, body, next_at) VALUES (?, ?, ?) ON CONFLICT (event_id) DO NOTHING",
-					eventId,
-					body,
-					now,
-				).rowsWritten;
-				if (held === 0) continue;
+			for (const eventId of insert(deliveries, now, "DO NOTHING")) {
 				sql.exec(
 					`INSERT INTO attempts (event_id, attempt, status, duration_ms, error, outcome, next_attempt_at, attempted_at)
 					VALUES (?, 0, 0, 0, 'arrived while the webhook was disabled', 'held', NULL, ?)`,

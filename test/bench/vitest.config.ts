@@ -2,6 +2,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { build } from "esbuild";
 import { defineConfig } from "vitest/config";
 import { unstable_readConfig } from "wrangler";
+import { raisedLimiters } from "../support/limiters";
 
 // The in-runtime benchmark: run by `npm run bench`, never by `npm test`.
 
@@ -55,20 +56,9 @@ export default defineConfig(async () => ({
 				},
 				// Writes nudge a queue nothing consumes: the benchmark times the request, not the deliveries.
 				queueProducers: { WEBHOOK_QUEUE: { queueName: "bench-webhooks" } },
-				ratelimits: {
-					WRITE_LIMITER: {
-						namespace_id: "1001",
-						simple: { limit: 1_000_000, period: 60 },
-					},
-					AUTH_FAILURE_LIMITER: {
-						namespace_id: "1003",
-						simple: { limit: 1_000_000, period: 60 },
-					},
-					READ_LIMITER: {
-						namespace_id: "1004",
-						simple: { limit: 1_000_000, period: 60 },
-					},
-				},
+				ratelimits: raisedLimiters(
+					`${import.meta.dirname}/../../wrangler.toml`,
+				),
 			},
 		}),
 	],
