@@ -1,5 +1,6 @@
 import type { RequestIdVariables } from "hono/request-id";
 import type { Db } from "./db/client";
+import type { IdempotencyKey } from "./db/idempotency";
 
 /** The Hono environment every router and middleware of the app shares. */
 export type AppEnv = {
@@ -10,5 +11,7 @@ export type AppEnv = {
 		now: () => number;
 		/** The authenticated client: its token's SHA-256, in hex (src/http/auth.ts). */
 		client?: string;
+		/** The request's `Idempotency-Key`, on an idempotent route (src/http/idempotency.ts). */
+		idempotencyKey?: IdempotencyKey;
 	};
 };

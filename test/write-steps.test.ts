@@ -2,10 +2,9 @@ import { env } from "cloudflare:workers";
 import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import type { Placeholders } from "../src/db/prepared";
 import { category } from "../src/db/resources";
 import { categories, events, idempotencyKeys } from "../src/db/schema";
-import { changeOne, defineCreate, type WriteContext } from "../src/db/write";
+import { changeOne, create, type WriteContext } from "../src/db/write";
 import { ApiError } from "../src/models/error";
 import { testNow, uniqueName } from "./support/api";
 import { watchedD1 } from "./support/d1";
@@ -25,35 +24,15 @@ const eventCount = async () =>
 	(await db.select({ n: sql<number>`count(*)` }).from(events))[0].n;
 
 /** Creates a category named `name`, unless `refuse`; its key's record is tied to the insert. */
-const create = defineCreate(
-	category,
-	(db, fields: Placeholders<{ name: string; refuse: number }>) => ({
-		insert: (allowed) =>
-			db.insert(categories).select(
-				db
-					.select({
-						id: sql`NULL`.as("id"),
-						name: sql`${fields.name}`.as("name"),
-						nameKey: sql`${fields.name}`.as("name_key"),
-						description: sql`NULL`.as("description"),
-						version: sql`1`.as("version"),
-					})
-					.from(sql`(SELECT 1)`)
-					.where(sql`${allowed} AND NOT ${fields.refuse}`),
-			),
+const createCategory = (context: WriteContext, name: string, refuse = false) =>
+	create(context, category, {
+		values: { name, nameKey: name },
+		when: sql`NOT ${refuse ? 1 : 0}`,
 		events: ["category.created"],
-		refused: () => new ApiError("category_exists"),
-	}),
-);
-
-const newCategory = async () => {
-	const created = await create(ctx(), {
-		name: uniqueName("step"),
-		refuse: 0,
+		refused: new ApiError("category_exists"),
 	});
-	if (!("created" in created)) throw new Error("not created");
-	return created.created;
-};
+
+const newCategory = () => createCategory(ctx(), uniqueName("step"));
 
 const codeOf = (promise: Promise<unknown>) =>
 	promise.then(
@@ -155,10 +134,11 @@ describe("a create", () => {
 			createdAt: testNow - 48 * 3600_000,
 		});
 		const before = await eventCount();
-		const refused = create(ctx({ key }), {
-			name: uniqueName("never"),
-			refuse: 1,
-		});
+		const refused = createCategory(
+			ctx({ key: { ...key, onReplay: () => {} } }),
+			uniqueName("never"),
+			true,
+		);
 		expect(await codeOf(refused)).toBe("category_exists");
 		expect(await eventCount()).toBe(before);
 		expect(

@@ -27,7 +27,10 @@ const window = limits.nameMatchesPerRequest;
  */
 export const petsNamed = (db: Db, name: string | undefined, after: number) => {
 	if (name === undefined) {
-		return { query: () => pet.select(db, pet.projection), id: pets.id };
+		return {
+			query: () => pet.select(db, { answer: pet.answer() }),
+			id: pets.id,
+		};
 	}
 	const key = nameKey(name);
 	const phrase = `"${key.replaceAll('"', '""')}"`;
@@ -45,7 +48,11 @@ export const petsNamed = (db: Db, name: string | undefined, after: number) => {
 	return {
 		// CROSS JOIN keeps the index first: the walk examines name matches, never a status's or category's rows.
 		query: () =>
-			db.select(pet.projection).from(petNames).crossJoin(pets).$dynamic(),
+			db
+				.select({ answer: pet.answer() })
+				.from(petNames)
+				.crossJoin(pets)
+				.$dynamic(),
 		// The index's rowid is the pet's id.
 		id: petNames.rowid,
 		// The exact test, also behind the index, whose tokenizer reads U+FFFE and U+FFFF as U+FFFD. instr() rather

@@ -1,5 +1,4 @@
-import { eq, type SQL, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
+import { eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type {
 	SelectedFields,
 	SQLiteColumn,
@@ -7,7 +6,6 @@ import type {
 } from "drizzle-orm/sqlite-core";
 import { ApiError } from "../models/error";
 import type { Db } from "./client";
-import { bind, type Rendered, render, renderer } from "./prepared";
 
 /** The columns a resource shows, by the names the API answers them with. */
 type Projection = Record<string, SQLiteColumn>;
@@ -16,8 +14,8 @@ type Nullable<P extends Projection> = {
 	[K in keyof P]: P[K]["_"]["notNull"] extends true ? never : K;
 }[keyof P];
 
-/** A resource as the API answers it: a nullable column is absent rather than null. */
-type Answer<P extends Projection> = {
+/** A resource as the API answers it: a nullable column that holds null is left out (API.md §1). */
+export type Answer<P extends Projection> = {
 	[K in Exclude<keyof P, Nullable<P>>]: P[K]["_"]["data"];
 } & { [K in Nullable<P>]?: P[K]["_"]["data"] };
 
@@ -34,15 +32,19 @@ const jsonValue = (column: SQLiteColumn) => {
 		: sql`${column}`;
 };
 
+/** `'name', value, …`: the names are the model's field names, written as literals rather than bound. */
 const pairs = (entries: [string, SQLiteColumn][]) =>
 	sql.join(
-		entries.map(([name, column]) => sql`${name}, ${jsonValue(column)}`),
+		entries.map(
+			([name, column]) => sql`${sql.raw(`'${name}'`)}, ${jsonValue(column)}`,
+		),
 		sql`, `,
 	);
 
 /**
- * The projection's row as the API answers it, built as JSON in SQL (for events and idempotent replays): the same
- * names, booleans as booleans, and nullable columns left out when null (`json_patch` drops a null member).
+ * The projection's row as the API answers it, built as JSON in SQL, the one place the rule for absent values
+ * lives: the same names, booleans as booleans, and nullable columns left out when null (`json_patch` drops a
+ * null member). Reads, lists, events and idempotent replays all answer this.
  */
 const jsonObject = (projection: Projection) => {
 	const entries = Object.entries(projection);
@@ -58,41 +60,81 @@ const jsonObject = (projection: Projection) => {
 const etagOf = (versions: SQLiteColumn[]) =>
 	sql<string>`'"' || ${sql.join(versions, sql` || '.' || `)} || '"'`;
 
+/** A zod object schema, as far as a declaration reads it: the names of its fields. */
+type Model = { shape: object };
+
 type Declaration<
 	T extends SQLiteTable,
-	P extends Projection,
+	M extends Model,
 	Path extends string,
 	Param extends string,
+	Joined extends Projection,
+	Elsewhere extends string,
 > = {
 	/** What the API calls one of them, in its messages: "Pet". */
 	name: string;
 	/** The collection's path, and the path parameter that names one: `/pets` and `petId`. */
 	path: Path;
 	param: Param;
-	/** The table its rows live in, and (for a resource that shows columns of two rows) the one it joins. */
+	/** The table its rows live in. */
 	table: T;
-	join?: { table: SQLiteTable; on: SQL };
+	/**
+	 * The model it is answered as: each of its fields is the table's column of the same name (or a joined one, or
+	 * one of `elsewhere`); a field with no column is a compile error.
+	 */
+	model: M &
+		(Exclude<
+			keyof M["shape"],
+			keyof T["_"]["columns"] | keyof Joined | Elsewhere
+		> extends never
+			? unknown
+			: {
+					"a field of the model has no column": Exclude<
+						keyof M["shape"],
+						keyof T["_"]["columns"] | keyof Joined | Elsewhere
+					>;
+				});
+	/** For a resource that shows columns of two rows: the table it joins, how, and the columns it shows of it. */
+	join?: { table: SQLiteTable; on: SQL; columns: Joined };
+	/** Fields of the model that are not columns: answered from elsewhere (a webhook's delivery state). */
+	elsewhere?: Elsewhere[];
 	/** The column that identifies it: its id, the last segment of its path. */
 	key: SQLiteColumn;
-	projection: P;
 	/** The version columns of the rows it shows: each write bumps the first, which changes its strong ETag. */
 	versions: [SQLiteColumn, ...SQLiteColumn[]];
 };
 
+/** The columns of `table` (and joined ones) that the model names: what the resource answers. */
+type ProjectionOf<
+	T extends SQLiteTable,
+	M extends Model,
+	Joined extends Projection,
+> = Pick<
+	T["_"]["columns"] & Joined,
+	keyof M["shape"] & keyof (T["_"]["columns"] & Joined)
+>;
+
 /**
- * A resource declared once: its name, its paths, its table, its key, the columns it answers with and its ETag.
- * Routes, reads, writes, event `data` and idempotent replays all derive from it.
+ * A resource declared once: its name, its paths, its table, its model, its key and its ETag. What it answers is
+ * the model's fields read from the table's columns of the same names, so a new column reaches its reads, lists,
+ * writes, events and idempotent replays with no other edit.
  */
 export const defineResource = <
 	T extends SQLiteTable,
-	P extends Projection,
+	M extends Model,
 	const Path extends string,
 	const Param extends string,
+	Joined extends Projection = Record<never, SQLiteColumn>,
+	Elsewhere extends string = never,
 >(
-	declaration: Declaration<T, P, Path, Param>,
+	declaration: Declaration<T, M, Path, Param, Joined, Elsewhere>,
 ) => {
-	const { name, path, param, table, join, key, projection, versions } =
-		declaration;
+	const { name, path, param, table, join, key, model, versions } = declaration;
+	const columns = { ...getTableColumns(table), ...join?.columns };
+	const projection = Object.fromEntries(
+		Object.entries(columns).filter(([field]) => field in model.shape),
+	) as ProjectionOf<T, M, Joined>;
+	const json = jsonObject(projection);
 	const etag = etagOf(versions);
 	/** A SELECT of `fields` from its rows, joined as declared. */
 	const select = <F extends SelectedFields>(db: Db, fields: F) => {
@@ -105,23 +147,15 @@ export const defineResource = <
 			? (query.innerJoin(join.table, join.on) as typeof query)
 			: query;
 	};
-	const tagged = { ...projection, etag };
-	const nullable = Object.entries(projection)
-		.filter(([, column]) => !column.notNull)
-		.map(([name]) => name);
-	/** A row read through the projection, as the API answers it (see {@link Answer}). */
-	const answer = <R extends Record<string, unknown>>(row: R) => {
-		const answered: Record<string, unknown> = { ...row };
-		for (const name of nullable)
-			if (answered[name] === null) delete answered[name];
-		return answered as Omit<R, keyof P> & Answer<P>;
-	};
-	/** The resource with its ETag by key, built once per isolate with a placeholder (src/db/prepared.ts). */
-	const byKey = () =>
-		select(renderer, tagged).where(eq(key, sql.placeholder("id")));
-	let rendered: Rendered | undefined;
+	type Answered = Answer<ProjectionOf<T, M, Joined>>;
+	/** The resource as the API answers it, as a column of a SELECT over its rows. */
+	const answer = () =>
+		sql`${json}`.mapWith((text: string): Answered => JSON.parse(text));
 	const notFound = (id: number) =>
 		new ApiError("not_found", `${name} ${id} does not exist.`);
+	/** The resource `id` as the API answers it, with its ETag, as a query a batch can run (no row: none). */
+	const tagged = (db: Db, id: number | SQL) =>
+		select(db, { answer: answer(), etag }).where(eq(key, id));
 	return {
 		name,
 		table,
@@ -134,7 +168,7 @@ export const defineResource = <
 		path,
 		itemPath: `${path}/{${param}}` as `${Path}/{${Param}}`,
 		/** The resource as JSON built in SQL over its rows: what its events and idempotent replays carry. */
-		json: jsonObject(projection),
+		json,
 		/** Its path as SQL over its rows, e.g. `/pets/1`. */
 		subject: sql<string>`${`${path}/`} || ${key}`,
 		/** The path of the resource `id`. */
@@ -145,39 +179,41 @@ export const defineResource = <
 		 */
 		newest: sql<number>`(SELECT max(${key}) FROM ${table})`,
 		select,
-		/** The resource `key` with its ETag, as a query a batch can run; see {@link answer}. */
-		tagged: (db: Db, id: number | SQL) => select(db, tagged).where(eq(key, id)),
 		answer,
+		tagged,
 		/** The resource whose key is `id`, with its ETag, as the API answers it; 404 when there is none. */
 		find: async (db: Db, id: number) => {
-			rendered ??= render(byKey());
-			const rows = await bind(db, rendered, { id }).raw();
-			const [row] = rendered.mapResult(rows, false) as Awaited<
-				ReturnType<typeof byKey>
-			>;
+			const [row] = await tagged(db, id);
 			if (row === undefined) throw notFound(id);
-			return answer(row);
+			return { ...row.answer, etag: row.etag };
 		},
 		/** The page of resources after `page.after` (and the next one's first), in key order, as answered. */
 		page: async (db: Db, page: { after: number; limit: number }) =>
 			(
-				await select(db, projection as Projection)
+				await select(db, { answer: answer() })
 					.where(sql`${key} > ${page.after}`)
 					.orderBy(key)
 					.limit(page.limit + 1)
-			).map(answer),
+			).map((row) => row.answer),
 		notFound,
-		/** The same resource read with more columns (a webhook with its endpoint's config), for its own writes. */
+		/** The same resource read with more of its table's columns (a webhook with its endpoint's config). */
 		with: <E extends Projection>(extra: E) =>
 			defineResource({
 				...declaration,
-				projection: { ...projection, ...extra },
-			}),
+				model: { shape: { ...model.shape, ...extra } },
+			} as unknown as Declaration<
+				T,
+				M & { shape: E },
+				Path,
+				Param,
+				Joined,
+				Elsewhere
+			>),
 	};
 };
 
 type AnyResource = ReturnType<
-	typeof defineResource<SQLiteTable, Projection, string, string>
+	typeof defineResource<SQLiteTable, Model, string, string>
 >;
 
 /** What writes of any resource read of its declaration. */
@@ -194,8 +230,8 @@ export type Resource = Pick<
 	| "newest"
 	| "select"
 	| "notFound"
+	| "projection"
 > & {
-	tagged: (db: Db, id: number | SQL) => BatchItem<"sqlite">;
-	answer: <R extends Record<string, unknown>>(row: R) => unknown;
+	tagged: (db: Db, id: number | SQL) => ReturnType<AnyResource["tagged"]>;
 	find: (db: Db, id: number) => Promise<unknown>;
 };

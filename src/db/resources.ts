@@ -1,21 +1,22 @@
 import { eq } from "drizzle-orm";
+import { Category } from "../models/category";
+import { InventoryItem } from "../models/inventory";
+import { Order } from "../models/order";
+import { Pet } from "../models/pet";
+import { Webhook } from "../models/webhook";
 import { defineResource } from "./resource";
 import { categories, inventory, orders, pets, webhooks } from "./schema";
 
-// Each resource of the API, declared once: what its reads answer, its events carry and its replays repeat.
+// Each resource of the API, declared once: its model's fields are its table's columns of the same names, which
+// its reads answer, its events carry and its replays repeat.
 
 export const pet = defineResource({
 	name: "Pet",
 	path: "/pets",
 	param: "petId",
 	table: pets,
+	model: Pet,
 	key: pets.id,
-	projection: {
-		id: pets.id,
-		name: pets.name,
-		categoryId: pets.categoryId,
-		status: pets.status,
-	},
 	versions: [pets.version],
 });
 
@@ -24,12 +25,8 @@ export const category = defineResource({
 	path: "/categories",
 	param: "categoryId",
 	table: categories,
+	model: Category,
 	key: categories.id,
-	projection: {
-		id: categories.id,
-		name: categories.name,
-		description: categories.description,
-	},
 	versions: [categories.version],
 });
 
@@ -38,14 +35,8 @@ export const order = defineResource({
 	path: "/store/orders",
 	param: "orderId",
 	table: orders,
+	model: Order,
 	key: orders.id,
-	projection: {
-		id: orders.id,
-		petId: orders.petId,
-		quantity: orders.quantity,
-		shipDate: orders.shipDate,
-		complete: orders.complete,
-	},
 	versions: [orders.version],
 });
 
@@ -55,13 +46,13 @@ export const inventoryItem = defineResource({
 	path: "/store/inventory",
 	param: "petId",
 	table: inventory,
-	join: { table: pets, on: eq(pets.id, inventory.petId) },
-	key: inventory.petId,
-	projection: {
-		petId: inventory.petId,
-		quantity: inventory.quantity,
-		status: pets.status,
+	model: InventoryItem,
+	join: {
+		table: pets,
+		on: eq(pets.id, inventory.petId),
+		columns: { status: pets.status },
 	},
+	key: inventory.petId,
 	versions: [inventory.version, pets.version],
 });
 
@@ -71,13 +62,8 @@ export const webhook = defineResource({
 	path: "/webhooks",
 	param: "webhookId",
 	table: webhooks,
+	model: Webhook,
+	elsewhere: ["failures", "lastStatus", "lastAttemptAt"],
 	key: webhooks.id,
-	projection: {
-		id: webhooks.id,
-		url: webhooks.url,
-		events: webhooks.events,
-		createdAt: webhooks.createdAt,
-		disabled: webhooks.disabled,
-	},
 	versions: [webhooks.version],
 });

@@ -1,43 +1,80 @@
-import { and, eq, not, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, is, lt, not, SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type {
+	SQLiteColumn,
 	SQLiteTable,
 	SQLiteUpdateSetSource,
 } from "drizzle-orm/sqlite-core";
 import { ApiError } from "../models/error";
 import type { EventType } from "../models/event-types";
 import type { Db } from "./client";
-import {
-	type IdempotencyKey,
-	keySteps,
-	keyValues,
-	type StoredResponse,
-} from "./idempotency";
-import {
-	bind,
-	type Placeholders,
-	placeholders,
-	render,
-	renderer,
-	type Values,
-} from "./prepared";
+import { type IdempotencyKey, idempotencyWindowMs } from "./idempotency";
 import type { Resource } from "./resource";
-import { events } from "./schema";
+import { events, idempotencyKeys } from "./schema";
 
 // The one way the API changes data. D1 has no interactive transactions, so a write is one batch (one round trip,
 // atomic) with every precondition in its SQL: a change runs only while its conditions hold, its events (the
 // outbox, API.md §9) and its idempotency record only when it changed a row, and a probe in the same batch says
-// why nothing changed.
+// why nothing changed. Statements are built per request from the tables, values by field name.
 
-/** What a write needs of its request: the database, its time, its `If-Match` ETags and its `Idempotency-Key`. */
+/** What a write needs of its request. */
 export type WriteContext = {
 	db: Db;
+	/** The request's time, in Unix milliseconds. */
 	now: number;
+	/** The ETags `If-Match` names: a change runs only while the resource has one of them. */
 	ifMatch?: string[];
-	key?: IdempotencyKey;
+	/** A `PUT`: the fields a change does not carry are cleared (their column's default, or null). */
+	replace?: boolean;
+	/** The `Idempotency-Key` a create runs under, and what hears that it answered an earlier request's response. */
+	key?: IdempotencyKey & { onReplay: () => void };
 };
 
-type Statement = BatchItem<"sqlite">;
+type Step = BatchItem<"sqlite">;
+
+/** A row of `table` by field name, each value a value or SQL; the fields its table gives a default may be left out. */
+export type RowValues<T extends SQLiteTable> = {
+	[K in keyof T["$inferInsert"]]: T["$inferInsert"][K] | SQL;
+};
+
+/**
+ * A row of `table` as a SELECT's fields, in the table's column order (as `INSERT … SELECT` needs): `values` by
+ * field name, each column it leaves out its default, or NULL.
+ */
+const rowOf = <T extends SQLiteTable>(table: T, values: RowValues<T>) =>
+	Object.fromEntries(
+		Object.entries(getTableColumns(table)).map(([field, column]) => {
+			const given = (values as Record<string, unknown>)[field];
+			const value =
+				given === undefined
+					? (column.default ?? column.defaultFn?.() ?? null)
+					: given;
+			return [
+				field,
+				sql`${is(value, SQL) ? value : sql.param(value, column)}`.as(
+					column.name,
+				),
+			];
+		}),
+	) as { [K in keyof T["$inferInsert"]]-?: SQL.Aliased };
+
+/**
+ * Inserts one row of `table`, `values` by field name, only where `where` holds; a row that a unique index
+ * already holds is not inserted either.
+ */
+export const insertWhere = <T extends SQLiteTable>(
+	db: Db,
+	table: T,
+	values: RowValues<T>,
+	where: SQL,
+) =>
+	db
+		.insert(table)
+		.select(
+			// Always a WHERE: SQLite would read ON CONFLICT right after FROM as a join's ON.
+			db.select(rowOf(table, values)).from(sql`(SELECT 1)`).where(where),
+		)
+		.onConflictDoNothing();
 
 /** `EXISTS (SELECT 1 FROM table WHERE condition)`: a precondition, checked by the statement it guards. */
 export const exists = (table: SQLiteTable, condition: SQL | undefined) =>
@@ -53,58 +90,29 @@ const changed = sql`changes() = 1`;
 type EventOf = {
 	type: EventType;
 	resource: Resource;
-	key: SQL | Placeholder | number;
+	key: SQL | number;
 	data?: SQL;
 };
-
-/** When a change happened, as ISO 8601 text: the request's time, or a placeholder for it (src/db/prepared.ts). */
-type Moment = string | Placeholder;
-
-/** An outbox row's columns, in the table's order (an INSERT … SELECT names them by position). */
-const eventRow = (type: EventType, subject: SQL, data: SQL, at: Moment) => ({
-	id: sql`NULL`.as("id"),
-	type: sql`${type}`.as("type"),
-	subject: sql`${subject}`.as("subject"),
-	createdAt: sql`${at}`.as("created_at"),
-	data: sql`${data}`.as("data"),
-	fannedOutAt: sql`NULL`.as("fanned_out_at"),
-});
 
 /** Records the event when `condition` holds. */
 const recordEvent = (
 	db: Db,
-	at: Moment,
+	at: string,
 	{ type, resource, key, data = resource.json }: EventOf,
 	condition: SQL,
 ) =>
-	db
-		.insert(events)
-		.select(
-			resource
-				.select(db, eventRow(type, resource.subject, data, at))
-				.where(and(eq(resource.key, key), condition)),
-		);
-
-/** Records the deletion of resource `id`, whose event carries its id, when `condition` holds. */
-const recordDeletion = (
-	db: Db,
-	at: Moment,
-	type: EventType,
-	{ resource, id }: { resource: Resource; id: number },
-	condition: SQL,
-) =>
 	db.insert(events).select(
-		db
+		resource
 			.select(
-				eventRow(
+				db,
+				rowOf(events, {
 					type,
-					sql`${resource.pathOf(id)}`,
-					sql`json_object('id', ${id})`,
-					at,
-				),
+					subject: resource.subject,
+					createdAt: at,
+					data,
+				}),
 			)
-			.from(sql`(SELECT 1)`)
-			.where(condition),
+			.where(and(eq(resource.key, key), condition)),
 	);
 
 /** A one-row SELECT of named conditions, aliased by name (a D1 batch answers rows as objects). */
@@ -120,39 +128,54 @@ const probe = <K extends string>(db: Db, conditions: Record<K, SQL>) =>
 		)
 		.from(sql`(SELECT 1)`);
 
-/** Runs the statements as one batch, in order, and answers each result by its name. */
-const runBatch = async <S extends Record<string, Statement | undefined>>(
+/** Runs the steps as one batch, in order, and answers each result by its name. */
+const runBatch = async <S extends Record<string, Step | undefined>>(
 	db: Db,
 	steps: S,
 ) => {
 	const named = Object.entries(steps).filter(
-		(step): step is [string, Statement] => step[1] !== undefined,
+		(step): step is [string, Step] => step[1] !== undefined,
 	);
 	const [first, ...rest] = named.map(([, statement]) => statement);
 	const results = await db.batch([first, ...rest]);
 	return Object.fromEntries(
 		named.map(([name], index) => [name, results[index]]),
-	) as {
-		[K in keyof S]: S[K] extends Statement ? Awaited<S[K]> : undefined;
-	};
+	) as { [K in keyof S]: Awaited<S[K]> };
 };
 
 /** Rows a D1 run changed. */
-const changes = (result: unknown) =>
-	(result as { meta: { changes: number } } | undefined)?.meta.changes ?? 0;
+const changes = (result: { meta: { changes: number } } | undefined) =>
+	result?.meta.changes ?? 0;
 
 /** The resource as the API answers it, with its ETag. */
 type Answered<R extends Resource> = Awaited<ReturnType<R["find"]>>;
+
+/** A row of a resource's `tagged` query, as a write answers it. */
+const withETag = <A>(row: { answer: unknown; etag: string } | undefined) =>
+	row && ({ ...(row.answer as object), etag: row.etag } as A);
+
+/** The fields a `PUT` clears when it does not carry them: its own table's optional columns, to their default. */
+const cleared = (resource: Resource) =>
+	Object.fromEntries(
+		Object.entries(resource.projection as Record<string, SQLiteColumn>).flatMap(
+			([field, column]) =>
+				column.table !== resource.table ||
+				column.primary ||
+				(column.notNull && !column.hasDefault)
+					? []
+					: [[field, column.default ?? null]],
+		),
+	);
 
 type Conditions = {
 	/** A condition of its row under which the change is refused, and the error that says so. */
 	refuse?: { when: SQL; error: ApiError };
 	/** Changes made first, under the same conditions, each recording its event when it changed a row. */
-	first?: (allowed: SQL) => { change: Statement; event: EventOf }[];
+	first?: (allowed: SQL) => { change: Step; event: EventOf }[];
 };
 
 type Update<R extends Resource> = Conditions & {
-	/** The columns to set; the version (and so the ETag) moves with them. */
+	/** The fields to set, by name; the version (and so the ETag) moves with them. */
 	set: SQLiteUpdateSetSource<R["table"]>;
 	/** The event it records, carrying the resource (or `data` built from its row). */
 	event?: EventType | { type: EventType; data: SQL };
@@ -180,7 +203,7 @@ export function changeOne<R extends Resource>(
 	change: Deletion,
 ): Promise<void>;
 export async function changeOne<R extends Resource>(
-	{ db, now, ifMatch }: WriteContext,
+	{ db, now, ifMatch, replace }: WriteContext,
 	resource: R,
 	id: number,
 	change: Update<R> | Deletion,
@@ -203,44 +226,49 @@ export async function changeOne<R extends Resource>(
 		current,
 		change.refuse && not(change.refuse.when),
 	) as SQL;
-	const unchangedWhen = "set" in change ? change.unchangedWhen : undefined;
+	const update = "set" in change ? change : undefined;
 	const first = Object.fromEntries(
 		(change.first?.(allowed) ?? []).flatMap(({ change, event }, index) => [
 			[`first${index}`, change],
 			[`firstEvent${index}`, recordEvent(db, at, event, changed)],
 		]),
 	);
+	/** The event it records: the resource as changed, or a deletion's id. */
+	const recorded = () => {
+		if (change.event === undefined) return undefined;
+		if ("delete" in change) {
+			const data = sql`json_object('id', ${id})`;
+			const subject = resource.pathOf(id);
+			const deleted = { type: change.event, subject, createdAt: at, data };
+			return insertWhere(db, events, deleted, changed);
+		}
+		const event =
+			typeof change.event === "string" ? { type: change.event } : change.event;
+		return recordEvent(db, at, { ...event, resource, key: id }, changed);
+	};
 	const { state, main, after } = await runBatch(db, {
 		state: probe(db, {
 			found: holds(),
 			current: current ?? sql`1`,
-			unchanged: unchangedWhen ? holds(and(current, unchangedWhen)) : sql`0`,
+			unchanged: update?.unchangedWhen
+				? holds(and(current, update.unchangedWhen))
+				: sql`0`,
 		}),
 		...first,
-		main:
-			"set" in change
-				? db
-						.update(table)
-						.set({ ...change.set, version: sql`${resource.version} + 1` })
-						.where(allowed)
-				: db.delete(table).where(allowed),
-		event:
-			change.event === undefined
-				? undefined
-				: "set" in change
-					? recordEvent(
-							db,
-							at,
-							typeof change.event === "string"
-								? { type: change.event, resource, key: id }
-								: { ...change.event, resource, key: id },
-							changed,
-						)
-					: recordDeletion(db, at, change.event, { resource, id }, changed),
-		after: "set" in change ? resource.tagged(db, id) : undefined,
+		main: update
+			? db
+					.update(table)
+					.set({
+						...(replace && cleared(resource)),
+						...update.set,
+						version: sql`${resource.version} + 1`,
+					})
+					.where(allowed)
+			: db.delete(table).where(allowed),
+		event: recorded(),
+		after: update ? resource.tagged(db, id) : undefined,
 	});
-	const [answer] = (after ?? []) as Record<string, unknown>[];
-	const answered = answer && (resource.answer(answer) as Answered<R>);
+	const answered = withETag<Answered<R>>(after?.[0]);
 	if (changes(main) > 0) return answered;
 	const [{ found, current: stillCurrent, unchanged }] = state;
 	if (!found) throw resource.notFound(id);
@@ -249,117 +277,129 @@ export async function changeOne<R extends Resource>(
 	throw change.refuse?.error ?? new ApiError("precondition_failed");
 }
 
-/** Conditions probed before a create, and the error they name when it did not happen. */
-type Probed<K extends string, V> = {
-	probe: Record<K, SQL>;
-	error: (why: Record<K, boolean>, values: V) => ApiError;
-};
+type Refusal<K extends string> =
+	| ApiError
+	| {
+			/** Conditions probed in the same batch, which `error` reads to say why nothing was created. */
+			probe: Record<K, SQL>;
+			error: (why: Record<K, boolean>) => ApiError;
+	  };
 
-type Create<K extends string, V> = {
+type Create<R extends Resource, K extends string, A> = {
+	/** The new row's fields, by name; the table gives the rest (its defaults). */
+	values: RowValues<R["table"]>;
+	/** What must hold for it to be created (its category exists). */
+	when?: SQL;
 	/** Made first (taking an order's stock): the resource is created only when it changed a row. */
-	before?: (allowed: SQL) => Statement;
-	/** Inserts the resource, only while `allowed` holds. */
-	insert: (allowed: SQL) => Statement;
+	before?: (allowed: SQL) => Step;
 	/** Inserted with the new row, which `created` tells (a pet's inventory item). */
-	after?: (created: SQL) => Statement;
+	after?: (created: SQL) => Step;
 	/** The events it records: of the new resource by their type, or of another. */
 	events: (EventType | EventOf)[];
-	/** Why nothing was created. */
-	refused: ((values: V) => ApiError) | Probed<K, V>;
-	/** What an idempotent replay answers: the resource as the API answers it, unless this says otherwise. */
-	replay?: SQL;
+	/** Why nothing was created: a unique index, or a condition that did not hold. */
+	refused: Refusal<K>;
+	/**
+	 * What it answers, and what its idempotency record keeps for a replay, as JSON built in SQL over the new row:
+	 * the resource as the API answers it, unless this says otherwise.
+	 */
+	answer?: SQL<A>;
 };
 
-/** A create's outcome: the resource it made, or the stored response of an earlier request with its key. */
-export type Created<T> = { created: T } | { stored: StoredResponse };
-
-/** The names a create's own steps bind: a create's values may not take them. */
-type Reserved = "recordedAt" | keyof ReturnType<typeof keyValues>;
-
 /**
- * A create of `resource`, declared once: `build` writes its statements with placeholders for the request's values
- * (`values.name`), rendered once per isolate with and once without an `Idempotency-Key` (src/db/prepared.ts). Each
- * call creates the resource with its events and, under a key, its idempotency record, in one atomic batch; answers
- * the new resource or the response stored for the key, and throws the refusal when nothing was created.
+ * Creates a resource with its events and, under an `Idempotency-Key`, its idempotency record, in one atomic batch.
+ * Answers the new resource with its ETag; or, for a key an earlier request with the same body used, that
+ * request's answer (its `onReplay` hears of it), and 422 for another body; or throws the refusal.
  */
-export const defineCreate = <
+export const create = async <
 	R extends Resource,
-	V extends Values & { [K in Reserved]?: never },
-	K extends string,
+	K extends string = never,
+	A = Omit<Answered<R>, "etag">,
 >(
+	{ db, now, key }: WriteContext,
 	resource: R,
-	build: (db: Db, values: Placeholders<V>) => Create<K, V>,
-) => {
-	const shapes = new Map<boolean, ReturnType<typeof renderShape>>();
-	const renderShape = (keyed: boolean) => {
-		const db = renderer;
-		const create = build(db, placeholders<V>());
-		const key = keyed ? keySteps(db) : undefined;
-		const allowed = key?.unused ?? sql`1`;
-		const at = sql.placeholder("recordedAt");
-		const of = (event: EventType | EventOf): EventOf =>
-			typeof event === "string"
-				? { type: event, resource, key: resource.newest }
-				: event;
-		const links = [
-			create.before?.(allowed),
-			create.insert(create.before ? changed : allowed),
-			create.after?.(changed),
-			...create.events.map((event) => recordEvent(db, at, of(event), changed)),
-			key?.remember(resource, create.replay ?? resource.json, changed),
-		];
-		const [before, inserted, ...rest] = links;
-		const probed = "probe" in create.refused ? create.refused : undefined;
-		const steps = Object.entries({
-			forgetExpired: key?.forgetExpired,
-			stored: key?.stored,
-			state: probed && probe(db, probed.probe),
-			before,
-			inserted,
-			...Object.fromEntries(rest.map((link, index) => [`link${index}`, link])),
-			created: resource.tagged(db, resource.newest),
-		}).filter(([, statement]) => statement !== undefined);
-		return {
-			refused: create.refused,
-			statements: steps.map(([name, statement]) => ({
-				name,
-				...render(statement),
-			})),
-		};
-	};
-	return async (
-		{ db, now, key }: WriteContext,
-		values: V,
-	): Promise<Created<Answered<R>>> => {
-		const keyed = key !== undefined;
-		let shape = shapes.get(keyed);
-		if (shape === undefined) {
-			shape = renderShape(keyed);
-			shapes.set(keyed, shape);
-		}
-		const bound = {
-			...values,
-			recordedAt: new Date(now).toISOString(),
-			...(key && keyValues(key, now)),
-		};
-		const { statements, refused } = shape;
-		const results = await db.$client.batch(
-			statements.map((statement) => bind(db, statement, bound)),
-		);
-		const step: Record<string, unknown> = Object.fromEntries(
-			statements.map(({ name, mapResult }, index) => [
-				name,
-				mapResult(results[index], true),
+	create: Create<R, K, A>,
+): Promise<A & { etag: string }> => {
+	const at = new Date(now).toISOString();
+	const answer = create.answer ?? resource.json;
+	const record = key && eq(idempotencyKeys.key, key.key);
+	const allowed = record ? not(exists(idempotencyKeys, record)) : sql`1`;
+	const inserted = create.before ? changed : allowed;
+	const {
+		state,
+		stored,
+		inserted: insertedRows,
+		created,
+	} = await runBatch(db, {
+		// The Cron Trigger prunes expired records in bulk; this forgets only the one this key may hit.
+		forgetExpired:
+			record &&
+			db
+				.delete(idempotencyKeys)
+				.where(
+					and(record, lt(idempotencyKeys.createdAt, now - idempotencyWindowMs)),
+				),
+		stored: record && db.select().from(idempotencyKeys).where(record),
+		state:
+			create.refused instanceof ApiError
+				? undefined
+				: probe(db, create.refused.probe),
+		before: create.before?.(allowed),
+		inserted: insertWhere(
+			db,
+			resource.table,
+			create.values,
+			create.when ? (and(inserted, create.when) as SQL) : inserted,
+		),
+		after: create.after?.(changed),
+		...Object.fromEntries(
+			create.events.map((event, index) => [
+				`event${index}`,
+				recordEvent(
+					db,
+					at,
+					typeof event === "string"
+						? { type: event, resource, key: resource.newest }
+						: event,
+					changed,
+				),
 			]),
-		);
-		const [row] = step.created as Record<string, unknown>[];
-		if (changes(step.inserted) > 0 && row) {
-			return { created: resource.answer(row) as Answered<R> };
+		),
+		remember:
+			key &&
+			db.insert(idempotencyKeys).select(
+				resource
+					.select(
+						db,
+						rowOf(idempotencyKeys, {
+							key: key.key,
+							requestHash: key.requestHash,
+							body: answer,
+							etag: resource.etag,
+							createdAt: now,
+						}),
+					)
+					.where(and(eq(resource.key, resource.newest), changed)),
+			),
+		created: resource
+			.select(db, {
+				answer: sql`${answer}`.mapWith((text: string): A => JSON.parse(text)),
+				etag: resource.etag,
+			})
+			.where(eq(resource.key, resource.newest)),
+	});
+	const [row] = created;
+	if (changes(insertedRows) > 0 && row) {
+		return { ...row.answer, etag: row.etag };
+	}
+	const [replayed] = stored ?? [];
+	if (replayed && key) {
+		if (replayed.requestHash !== key.requestHash) {
+			throw new ApiError("idempotency_key_reused");
 		}
-		const [record] = (step.stored ?? []) as StoredResponse[];
-		if (record) return { stored: record };
-		if (typeof refused === "function") throw refused(values);
-		const [why] = step.state as Record<K, boolean>[];
-		throw refused.error(why, values);
-	};
+		key.onReplay();
+		return { ...JSON.parse(replayed.body), etag: replayed.etag };
+	}
+	if (create.refused instanceof ApiError) throw create.refused;
+	const [why] = (state ?? []) as unknown as Record<K, boolean>[];
+	throw create.refused.error(why);
 };

@@ -1,14 +1,12 @@
 import type { Context } from "hono";
 import { etag, RETAINED_304_HEADERS } from "hono/etag";
-import type { WriteContext } from "../db/write";
-import type { AppEnv } from "../env";
 import { exposeHeaders } from "./cors";
 
 /**
  * The ETags an `If-Match` header names, or undefined when any current representation will do (no header, or
  * `*`). Weak tags never match: RFC 9110 §13.1.1 asks for the strong comparison.
  */
-const ifMatch = (c: Context): string[] | undefined => {
+export const ifMatch = (c: Context): string[] | undefined => {
 	const header = c.req.header("if-match")?.trim();
 	if (!header || header === "*") return undefined;
 	return header
@@ -16,13 +14,6 @@ const ifMatch = (c: Context): string[] | undefined => {
 		.map((tag) => tag.trim())
 		.filter((tag) => tag.startsWith('"'));
 };
-
-/** What a write needs of its request: its database session, its time and its `If-Match` ETags. */
-export const writeContext = (c: Context<AppEnv>): WriteContext => ({
-	db: c.var.db,
-	now: c.var.now(),
-	ifMatch: ifMatch(c),
-});
 
 /** Sets the representation's strong `ETag` and returns the body without it. */
 export const withETag = <T extends { etag: string }>(

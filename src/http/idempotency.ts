@@ -1,11 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import type { IdempotencyKey, StoredResponse } from "../db/idempotency";
-import type { Created, WriteContext } from "../db/write";
+import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
-import { ApiError } from "../models/error";
 import { durations, inWords } from "../models/limits";
-import { writeContext } from "./conditional";
 import { optionalHeader } from "./validation";
 
 // Idempotency-Key (API.md §6): a retry with the same key and body within the window replays the first response.
@@ -45,50 +41,24 @@ const canonicalJson = (value: unknown): string => {
 };
 
 /**
- * The request's key and the SHA-256 of its operation and validated body, when the client sent a key (validated by
- * the route: see `idempotent` in `apiRoute`; empty means absent).
+ * An idempotent route's middleware (`idempotent: true` in `apiRoute`): the request's `Idempotency-Key` (validated
+ * by the route; empty means absent) and the SHA-256 of its operation and JSON body, for its create to store with
+ * its answer or to compare with a stored one (src/db/write.ts).
  */
-const keyOfRequest = async (
-	c: Context<AppEnv>,
-): Promise<IdempotencyKey | undefined> => {
+export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
 	const key = c.req.header("Idempotency-Key") || undefined;
-	if (key === undefined) return undefined;
-	const body = (c.req.valid as (target: "json") => unknown)("json");
-	const text = `${c.req.method} ${c.req.path}\n${canonicalJson(body)}`;
-	const digest = await crypto.subtle.digest(
-		"SHA-256",
-		new TextEncoder().encode(text),
-	);
-	const requestHash = [...new Uint8Array(digest)]
-		.map((byte) => byte.toString(16).padStart(2, "0"))
-		.join("");
-	return { key, requestHash };
-};
-
-/** The stored response of an earlier request with the same key, marked as replayed; another request is refused. */
-const replay = <T>(
-	c: Context<AppEnv>,
-	stored: StoredResponse,
-	key: IdempotencyKey | undefined,
-): T => {
-	if (stored.requestHash !== key?.requestHash) {
-		throw new ApiError("idempotency_key_reused");
+	// A body that is not JSON never reaches the create: the route's validator answers it.
+	const body: unknown = key && (await c.req.json().catch(() => undefined));
+	if (key !== undefined && body !== undefined) {
+		const text = `${c.req.method} ${c.req.path}\n${canonicalJson(body)}`;
+		const digest = await crypto.subtle.digest(
+			"SHA-256",
+			new TextEncoder().encode(text),
+		);
+		const requestHash = [...new Uint8Array(digest)]
+			.map((byte) => byte.toString(16).padStart(2, "0"))
+			.join("");
+		c.set("idempotencyKey", { key, requestHash });
 	}
-	c.header("Idempotency-Replayed", "true");
-	return { ...JSON.parse(stored.body), etag: stored.etag };
-};
-
-/**
- * Runs a create under the request's `Idempotency-Key`, if it has one: answers what the create made, or replays the
- * response stored for an earlier request with the same key and body.
- */
-export const idempotent = async <T>(
-	c: Context<AppEnv>,
-	create: (ctx: WriteContext) => Promise<Created<T>>,
-): Promise<T> => {
-	const key = await keyOfRequest(c);
-	const outcome = await create({ ...writeContext(c), key });
-	return "created" in outcome
-		? outcome.created
-		: replay<T>(c, outcome.stored, key);
+	await next();
 };

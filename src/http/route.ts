@@ -6,7 +6,7 @@ import { requireToken } from "./auth";
 import { cacheControl, cacheControlHeader } from "./cache-control";
 import { codeSamples } from "./code-samples";
 import { notModified } from "./conditional";
-import { idempotencyHeader, replayedHeader } from "./idempotency";
+import { idempotency, idempotencyHeader, replayedHeader } from "./idempotency";
 import {
 	deprecationHeaders,
 	deprecationNote,
@@ -152,6 +152,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	let headers = bookmarkParam;
 	if (idempotent) {
 		implied.push("idempotency_key_reused");
+		middleware.push(idempotency);
 		headers = { ...headers, ...idempotencyHeader(config.operationId) };
 	}
 	if (conditional) {

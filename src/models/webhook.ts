@@ -46,6 +46,7 @@ export const WebhookPatch = NewWebhook.partial()
 	)
 	.openapi("WebhookPatch", { minProperties: 1, example: { disabled: false } });
 
+export type NewWebhook = z.infer<typeof NewWebhook>;
 export type WebhookPatch = z.infer<typeof WebhookPatch>;
 
 const example = {

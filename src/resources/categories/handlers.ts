@@ -1,8 +1,8 @@
 import { category } from "../../db/resources";
-import { withETag, writeContext } from "../../http/conditional";
-import { idempotent } from "../../http/idempotency";
+import { withETag } from "../../http/conditional";
 import { listPage } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
+import { writeContext } from "../../http/write-context";
 import { byId } from "../../models/id";
 import * as queries from "./queries";
 import type * as routes from "./routes";
@@ -22,8 +22,9 @@ export const listCategories: AppRouteHandler<
 export const createCategory: AppRouteHandler<
 	typeof routes.createCategory
 > = async (c) => {
-	const created = await idempotent(c, (ctx) =>
-		queries.createCategory(ctx, c.req.valid("json")),
+	const created = await queries.createCategory(
+		writeContext(c),
+		c.req.valid("json"),
 	);
 	return c.json(withETag(c, created), 201, {
 		Location: category.pathOf(created.id),
@@ -42,14 +43,10 @@ const update =
 		route: "replaceCategory" | "updateCategory",
 	): AppRouteHandler<(typeof routes)[typeof route]> =>
 	async (c) => {
-		const body = c.req.valid("json");
 		const updated = await queries.updateCategory(
 			writeContext(c),
 			c.req.valid("param").categoryId,
-			// PUT replaces: an omitted description is removed.
-			route === "replaceCategory"
-				? { ...body, description: body.description ?? null }
-				: body,
+			c.req.valid("json"),
 		);
 		return c.json(withETag(c, updated), 200);
 	};

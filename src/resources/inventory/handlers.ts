@@ -1,7 +1,8 @@
 import { inventoryItem } from "../../db/resources";
-import { withETag, writeContext } from "../../http/conditional";
+import { withETag } from "../../http/conditional";
 import { listPage } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
+import { writeContext } from "../../http/write-context";
 import { byPetId } from "../../models/inventory";
 import * as queries from "./queries";
 import type * as routes from "./routes";

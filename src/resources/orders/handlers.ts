@@ -1,8 +1,8 @@
 import { order } from "../../db/resources";
-import { withETag, writeContext } from "../../http/conditional";
-import { idempotent } from "../../http/idempotency";
+import { withETag } from "../../http/conditional";
 import { listPage } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
+import { writeContext } from "../../http/write-context";
 import { byId } from "../../models/id";
 import * as queries from "./queries";
 import type * as routes from "./routes";
@@ -22,13 +22,7 @@ export const listOrders: AppRouteHandler<typeof routes.listOrders> = async (
 export const placeOrder: AppRouteHandler<typeof routes.placeOrder> = async (
 	c,
 ) => {
-	const body = c.req.valid("json");
-	const placed = await idempotent(c, (ctx) =>
-		queries.placeOrder(ctx, {
-			...body,
-			shipDate: body.shipDate ?? new Date(ctx.now).toISOString(),
-		}),
-	);
+	const placed = await queries.placeOrder(writeContext(c), c.req.valid("json"));
 	return c.json(withETag(c, placed), 201, {
 		Location: order.pathOf(placed.id),
 	});

@@ -1,18 +1,12 @@
 import { and, type Column, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import type { Placeholders } from "../../db/prepared";
 import { inventoryItem, order } from "../../db/resources";
 import { inventory, orders, pets } from "../../db/schema";
-import {
-	changeOne,
-	defineCreate,
-	exists,
-	type WriteContext,
-} from "../../db/write";
+import { changeOne, create, exists, type WriteContext } from "../../db/write";
 import type { Page } from "../../http/pagination";
 import { ApiError } from "../../models/error";
 import { limits } from "../../models/limits";
-import type { Order, OrderPatch } from "../../models/order";
+import type { NewOrder, Order, OrderPatch } from "../../models/order";
 
 const orderComplete = (id: number) =>
 	new ApiError("order_complete", `Order ${id} is complete and final.`);
@@ -38,79 +32,58 @@ export const listOrders = (db: Db, filter: OrderFilter): Promise<Order[]> =>
 		.orderBy(orders.id)
 		.limit(filter.limit + 1);
 
-/** What placing an order asks for. */
-type Placement = { petId: number; quantity: number; shipDate: string };
-
 /**
  * Places an order in one atomic batch: the stock is taken only while it covers the quantity and the pet is
  * available (and the idempotency key, if any, is unused); the order and its events follow only when the stock was
- * taken. A probe in the same batch says why nothing happened.
+ * taken. A probe in the same batch says why nothing happened. A ship date defaults to the placement's time.
  */
-const place = defineCreate(
-	order,
-	(db, { petId, quantity, shipDate }: Placeholders<Placement>) => {
-		const petAvailable = exists(
-			pets,
-			and(eq(pets.id, petId), eq(pets.status, "available")),
-		);
-		return {
-			before: (allowed) =>
-				db
-					.update(inventory)
-					.set({
-						quantity: sql`${inventory.quantity} - ${quantity}`,
-						version: sql`${inventory.version} + 1`,
-					})
-					.where(
-						and(
-							eq(inventory.petId, petId),
-							sql`${inventory.quantity} >= ${quantity}`,
-							petAvailable,
-							allowed,
-						),
+export const placeOrder = (ctx: WriteContext, placement: NewOrder) => {
+	const { petId, quantity } = placement;
+	const petAvailable = exists(
+		pets,
+		and(eq(pets.id, petId), eq(pets.status, "available")),
+	);
+	return create(ctx, order, {
+		values: {
+			...placement,
+			shipDate: placement.shipDate ?? new Date(ctx.now).toISOString(),
+		},
+		before: (allowed) =>
+			ctx.db
+				.update(inventory)
+				.set({
+					quantity: sql`${inventory.quantity} - ${quantity}`,
+					version: sql`${inventory.version} + 1`,
+				})
+				.where(
+					and(
+						eq(inventory.petId, petId),
+						sql`${inventory.quantity} >= ${quantity}`,
+						petAvailable,
+						allowed,
 					),
-			insert: (allowed) =>
-				db.insert(orders).select(
-					db
-						.select({
-							id: sql`NULL`.as("id"),
-							petId: sql`${petId}`.as("pet_id"),
-							quantity: sql`${quantity}`.as("quantity"),
-							shipDate: sql`${shipDate}`.as("ship_date"),
-							complete: sql`0`.as("complete"),
-							version: sql`1`.as("version"),
-						})
-						.from(sql`(SELECT 1)`)
-						.where(allowed),
 				),
-			events: [
-				"order.placed",
-				{ type: "inventory.updated", resource: inventoryItem, key: petId },
-			],
-			refused: {
-				probe: { pet: exists(pets, eq(pets.id, petId)), petAvailable },
-				error: (why, placement) =>
-					!why.pet
+		events: [
+			"order.placed",
+			{ type: "inventory.updated", resource: inventoryItem, key: petId },
+		],
+		refused: {
+			probe: { pet: exists(pets, eq(pets.id, petId)), petAvailable },
+			error: (why) =>
+				!why.pet
+					? new ApiError("unknown_pet", `Pet ${petId} does not exist.`)
+					: !why.petAvailable
 						? new ApiError(
-								"unknown_pet",
-								`Pet ${placement.petId} does not exist.`,
+								"pet_not_available",
+								`Pet ${petId} is not available.`,
 							)
-						: !why.petAvailable
-							? new ApiError(
-									"pet_not_available",
-									`Pet ${placement.petId} is not available.`,
-								)
-							: new ApiError(
-									"insufficient_stock",
-									`Pet ${placement.petId} has fewer than ${placement.quantity} in stock.`,
-								),
-			},
-		};
-	},
-);
-
-export const placeOrder = (ctx: WriteContext, placement: Placement) =>
-	place(ctx, placement);
+						: new ApiError(
+								"insufficient_stock",
+								`Pet ${petId} has fewer than ${quantity} in stock.`,
+							),
+		},
+	});
+};
 
 /**
  * Applies the patch to an open order that still has an `If-Match` ETag (when given). A complete order is final:

@@ -1,8 +1,8 @@
 import { pet } from "../../db/resources";
-import { withETag, writeContext } from "../../http/conditional";
-import { idempotent } from "../../http/idempotency";
+import { withETag } from "../../http/conditional";
 import { listPage } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
+import { writeContext } from "../../http/write-context";
 import { byId } from "../../models/id";
 import * as queries from "./queries";
 import type * as routes from "./routes";
@@ -20,9 +20,7 @@ export const listPets: AppRouteHandler<typeof routes.listPets> = async (c) => {
 export const createPet: AppRouteHandler<typeof routes.createPet> = async (
 	c,
 ) => {
-	const created = await idempotent(c, (ctx) =>
-		queries.createPet(ctx, c.req.valid("json")),
-	);
+	const created = await queries.createPet(writeContext(c), c.req.valid("json"));
 	return c.json(withETag(c, created), 201, {
 		Location: pet.pathOf(created.id),
 	});

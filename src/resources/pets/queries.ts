@@ -1,21 +1,20 @@
-import { and, eq, gt, ne, not, sql } from "drizzle-orm";
+import { and, eq, gt, ne, not } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { withNameKey } from "../../db/name-key";
 import { petsNamed } from "../../db/pet-names";
-import type { Placeholders } from "../../db/prepared";
 import { inventoryItem, pet } from "../../db/resources";
 import { categories, inventory, orders, pets } from "../../db/schema";
 import { walkEach } from "../../db/walks";
 import {
 	changeOne,
-	defineCreate,
+	create,
 	exists,
+	insertWhere,
 	type WriteContext,
 } from "../../db/write";
-import type { Page } from "../../http/pagination";
+import type { Page, Window } from "../../http/pagination";
 import { ApiError } from "../../models/error";
-import { byId } from "../../models/id";
-import type { NewPet, PetPatch } from "../../models/pet";
+import type { NewPet, Pet, PetPatch } from "../../models/pet";
 import type { PetStatus } from "../../models/pet-status";
 
 const unknownCategory = (id: number) =>
@@ -31,7 +30,10 @@ type PetFilter = Page & {
  * The page of pets after `filter.after`, and the next one's first if there is one: a walk in id order per status;
  * a name filter looks only so far (see {@link petsNamed}), and says where the next page starts.
  */
-export const listPets = async (db: Db, filter: PetFilter) => {
+export const listPets = async (
+	db: Db,
+	filter: PetFilter,
+): Promise<Window<Pet>> => {
 	const { query, id, holds, windowEnd } = petsNamed(
 		db,
 		filter.name,
@@ -55,51 +57,28 @@ export const listPets = async (db: Db, filter: PetFilter) => {
 				.orderBy(id)
 				.limit(filter.limit + 1),
 		filter.limit + 1,
-		byId,
+		({ answer }) => answer.id,
 		windowEnd,
 	);
-	return { rows, through: alongside[0]?.through };
+	return {
+		rows: rows.map(({ answer }) => answer),
+		through: alongside[0]?.through,
+	};
 };
 
 /**
  * Creates the pet, only if its category exists, with its empty inventory item and its event (and, under an
  * `Idempotency-Key`, its record), in one batch.
  */
-const create = defineCreate(
-	pet,
-	(db, fields: Placeholders<NewPet & { nameKey: string }>) => ({
-		insert: (allowed) =>
-			db.insert(pets).select(
-				db
-					.select({
-						id: sql`NULL`.as("id"),
-						name: sql`${fields.name}`.as("name"),
-						nameKey: sql`${fields.nameKey}`.as("name_key"),
-						categoryId: categories.id,
-						status: sql`${fields.status}`.as("status"),
-						version: sql`1`.as("version"),
-					})
-					.from(categories)
-					.where(and(eq(categories.id, fields.categoryId), allowed)),
-			),
-		after: (created) =>
-			db.insert(inventory).select(
-				db
-					.select({
-						petId: pets.id,
-						quantity: sql`0`.as("quantity"),
-						version: sql`1`.as("version"),
-					})
-					.from(pets)
-					.where(and(eq(pets.id, pet.newest), created)),
-			),
-		events: ["pet.created"],
-		refused: ({ categoryId }) => unknownCategory(categoryId),
-	}),
-);
-
 export const createPet = (ctx: WriteContext, fields: NewPet) =>
-	create(ctx, withNameKey(fields));
+	create(ctx, pet, {
+		values: withNameKey(fields),
+		when: exists(categories, eq(categories.id, fields.categoryId)),
+		after: (created) =>
+			insertWhere(ctx.db, inventory, { petId: pet.newest }, created),
+		events: ["pet.created"],
+		refused: unknownCategory(fields.categoryId),
+	});
 
 /**
  * Applies the changes only if the pet exists, still has an `If-Match` ETag (when given) and any new category

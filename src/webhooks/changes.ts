@@ -1,0 +1,175 @@
+import { count, lt, type SQL, sql } from "drizzle-orm";
+import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
+import type { Db } from "../db/client";
+import { webhook } from "../db/resources";
+import { webhooks } from "../db/schema";
+import { changeOne, create, type WriteContext } from "../db/write";
+import { ApiError } from "../models/error";
+import { durations, limits } from "../models/limits";
+import type {
+	DeliveryState,
+	NewWebhook,
+	WebhookPatch,
+} from "../models/webhook";
+import { configOf, endpointColumns, endpointOf, retiring } from "./endpoints";
+import { replayedSecret } from "./replayed-secret";
+import { type SealedSecret, sealSecret } from "./secret-box";
+import { storableUrl } from "./url";
+
+// The webhook operations: each changes the webhook's row in D1 and tells its Durable Object, and answers the webhook
+// with its delivery state (which its Durable Object keeps, outside its ETag).
+
+/** `whsec_` and 32 random bytes in base64: the Standard Webhooks secret format. */
+const newSecret = () =>
+	`whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
+
+/** The delivery state of a webhook that has had no delivery yet. */
+const noDeliveries: DeliveryState = {
+	failures: 0,
+	lastStatus: null,
+	lastAttemptAt: null,
+};
+
+/** A webhook with its endpoint's columns: what a change answers, and what its Durable Object is told. */
+const webhookEndpoint = webhook.with(endpointColumns);
+
+/** A webhook read with its endpoint's columns, split: the webhook as answered (with its ETag), and its config. */
+const withConfig = ({
+	secret,
+	retiredSecrets,
+	version,
+	...answered
+}: Awaited<ReturnType<typeof webhookEndpoint.find>>) => ({
+	webhook: answered,
+	config: configOf({ ...answered, secret, retiredSecrets, version }),
+});
+
+/** The webhook `id` (404 when there is none), and the config its Durable Object delivers with. */
+export const getEndpoint = async (db: Db, id: number) =>
+	withConfig(await webhookEndpoint.find(db, id));
+
+/** The webhook with its endpoint's delivery state. */
+export const withDeliveryState = async <T extends { id: number }>(
+	env: Env,
+	answered: T,
+) => ({
+	...answered,
+	...(await endpointOf(env, answered.id).deliveryState()),
+});
+
+type Answered = Awaited<ReturnType<typeof webhook.find>>;
+
+/**
+ * Stores the webhook with its secret sealed, unless there are already `limits.webhooks`; answers it with the
+ * secret, shown this once. A keyed replay shows the secret its record kept only while it is still the webhook's.
+ */
+export const createWebhook = async (
+	ctx: WriteContext,
+	env: Env,
+	body: NewWebhook,
+) => {
+	const url = storableUrl(body.url, env);
+	const secret = newSecret();
+	const sealed = await sealSecret(secret, env);
+	const created = await create(ctx, webhook, {
+		values: {
+			...body,
+			url,
+			secret: sealed,
+			createdAt: new Date(ctx.now).toISOString(),
+		},
+		// INSERT … SELECT: the count and the insert are one statement, so two creations cannot both pass it.
+		when: lt(ctx.db.select({ n: count() }).from(webhooks), limits.webhooks),
+		events: [],
+		refused: new ApiError("webhook_limit"),
+		// The record keeps the secret as the row does: sealed.
+		answer:
+			sql`json_set(${webhook.json}, '$.secret', ${webhooks.secret})` as SQL<
+				Omit<Answered, "etag"> & { secret: SealedSecret }
+			>,
+	});
+	const shown =
+		created.secret === sealed
+			? secret
+			: await replayedSecret(ctx.db, env, created.id, created.secret);
+	return { ...created, ...noDeliveries, secret: shown };
+};
+
+/** Changes the webhook unless it changed since `If-Match`, and gives its Durable Object the new config. */
+const change = async (
+	ctx: WriteContext,
+	env: Env,
+	id: number,
+	set: SQLiteUpdateSetSource<typeof webhooks>,
+	disabled?: boolean,
+) => {
+	const { webhook, config } = withConfig(
+		await changeOne(ctx, webhookEndpoint, id, { set }),
+	);
+	const delivery = await endpointOf(env, id).configure(
+		config,
+		ctx.now,
+		disabled,
+	);
+	return { ...webhook, ...delivery };
+};
+
+/** Applies `updateWebhook`'s changes (a URL stored normalised); `disabled` pauses or resumes its deliveries. */
+export const updateWebhook = (
+	ctx: WriteContext,
+	env: Env,
+	id: number,
+	patch: WebhookPatch,
+) =>
+	change(
+		ctx,
+		env,
+		id,
+		patch.url === undefined
+			? patch
+			: { ...patch, url: storableUrl(patch.url, env) },
+		patch.disabled,
+	);
+
+/**
+ * Replaces the secret with a new one, shown this once; the old one keeps signing for `durations.secretOverlap`,
+ * as do those before it.
+ */
+export const rotateWebhookSecret = async (
+	ctx: WriteContext,
+	env: Env,
+	id: number,
+) => {
+	const secret = newSecret();
+	const rotated = await change(ctx, env, id, {
+		secret: await sealSecret(secret, env),
+		retiredSecrets: retiring(ctx.now, ctx.now + durations.secretOverlap),
+	});
+	return { ...rotated, secret };
+};
+
+/** Deletes the webhook unless it changed since `If-Match`, and its endpoint forgets everything. */
+export const deleteWebhook = async (
+	ctx: WriteContext,
+	env: Env,
+	id: number,
+) => {
+	await changeOne(ctx, webhook, id, { delete: true });
+	await endpointOf(env, id).forget();
+};
+
+/** Has the webhook's endpoint send again every event it receives after event `after`. */
+export const replayWebhook = async (
+	db: Db,
+	env: Env,
+	id: number,
+	after: number,
+	now: number,
+) => {
+	const { webhook, config } = await getEndpoint(db, id);
+	await endpointOf(env, id).replay(
+		config,
+		{ after, events: webhook.events, createdAt: webhook.createdAt },
+		now,
+	);
+};
