@@ -66,11 +66,6 @@ const acceptedDigest = async (candidate: string, env: Env) => {
 	return matched ? presented : undefined;
 };
 
-const hex = (bytes: ArrayBuffer) =>
-	[...new Uint8Array(bytes)]
-		.map((byte) => byte.toString(16).padStart(2, "0"))
-		.join("");
-
 /** RFC 6750 §3: a request without credentials learns the scheme; one with a wrong token also learns why. */
 const unauthorized = (presented: boolean) =>
 	new ApiError("unauthorized", undefined, undefined, {
@@ -93,6 +88,6 @@ export const requireToken: MiddlewareHandler<AppEnv> = async (c, next) => {
 		await limitFailedAuth(c);
 		throw unauthorized(header !== undefined);
 	}
-	c.set("client", hex(digest));
+	c.set("client", new Uint8Array(digest).toHex());
 	await next();
 };

@@ -59,10 +59,7 @@ const keyOfRequest = async (
 		"SHA-256",
 		new TextEncoder().encode(text),
 	);
-	const requestHash = [...new Uint8Array(digest)]
-		.map((byte) => byte.toString(16).padStart(2, "0"))
-		.join("");
-	return { key, requestHash };
+	return { key, requestHash: new Uint8Array(digest).toHex() };
 };
 
 /** The stored response of an earlier request with the same key, marked as replayed; another request is refused. */

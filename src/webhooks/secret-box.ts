@@ -28,14 +28,6 @@ const minKeyLength = 32;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-const fromBase64 = (text: string) =>
-	Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-const hex = (bytes: ArrayBuffer) =>
-	[...new Uint8Array(bytes)]
-		.map((byte) => byte.toString(16).padStart(2, "0"))
-		.join("");
-
 // `v1` is part of the derivation's label: keeping it keeps every key, and so every `v1.` value, as it was.
 const deriveKey = async (material: string) =>
 	crypto.subtle.deriveKey(
@@ -59,12 +51,14 @@ const deriveKey = async (material: string) =>
 
 /** A key's public name: 8 hex digits of a hash of it, enough to tell a handful of keys apart. */
 const keyIdOf = async (material: string) =>
-	hex(
+	new Uint8Array(
 		await crypto.subtle.digest(
 			"SHA-256",
 			encoder.encode(`petstore webhook key id ${material}`),
 		),
-	).slice(0, 8);
+	)
+		.toHex()
+		.slice(0, 8);
 
 type Key = { id: string; key: CryptoKey };
 
@@ -108,7 +102,7 @@ export const sealSecret = async (
 		newest.key,
 		encoder.encode(plain),
 	);
-	return `${version}.${newest.id}.${toBase64(iv)}.${toBase64(new Uint8Array(ciphertext))}` as SealedSecret;
+	return `${version}.${newest.id}.${iv.toBase64()}.${new Uint8Array(ciphertext).toBase64()}` as SealedSecret;
 };
 
 /** A sealed secret's parts, and the keys that may have sealed it: the one it names, or any for `v1.`. */
@@ -131,9 +125,9 @@ const open = async (sealed: string, env: KeyEnv) => {
 	for (const { id, key } of candidates) {
 		try {
 			const plain = await crypto.subtle.decrypt(
-				{ name: "AES-GCM", iv: fromBase64(iv) },
+				{ name: "AES-GCM", iv: Uint8Array.fromBase64(iv) },
 				key,
-				fromBase64(ciphertext),
+				Uint8Array.fromBase64(ciphertext),
 			);
 			return { plain: decoder.decode(plain), underNewest: id === keys[0].id };
 		} catch {
