@@ -1,6 +1,8 @@
 import {
 	createExecutionContext,
+	createMessageBatch,
 	createScheduledController,
+	getQueueResult,
 	runInDurableObject,
 	waitOnExecutionContext,
 } from "cloudflare:test";
@@ -9,7 +11,9 @@ import { drizzle } from "drizzle-orm/d1";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readRetryBudgetMs } from "../src/db/read-retry";
 import worker from "../src/index";
+import { consume } from "../src/webhooks/consumer";
 import { endpointOf } from "../src/webhooks/endpoints";
+import type { WebhookMessage } from "../src/webhooks/nudge";
 import { waitingEvents } from "../src/webhooks/outbox-reads";
 import {
 	api,
@@ -381,7 +385,7 @@ describe("a webhook's Durable Object that fails", () => {
 
 describe("a queue send that fails", () => {
 	it("leaves the committed write a 201, its event waiting for the sweep, and logs the part once", async () => {
-		const logged = errorLog();
+		const logged = vi.spyOn(console, "warn").mockImplementation(() => {});
 		const unreachable = {
 			send: () =>
 				Promise.reject(new Error("Queue send failed: internal error")),
@@ -401,6 +405,34 @@ describe("a queue send that fails", () => {
 			level: "warn",
 			part: "queue",
 			requestId: created.headers.get("x-request-id"),
+		});
+	});
+});
+
+describe("a queue batch whose sweep fails", () => {
+	it("is logged once, structured, with the part that failed, and retried", async () => {
+		const logged = errorLog();
+		const batch = createMessageBatch<WebhookMessage>("petstore-webhooks", [
+			{
+				id: "failing-sweep",
+				timestamp: new Date(testNow),
+				attempts: 1,
+				body: { kind: "sweep" },
+			},
+		]);
+		const { DB } = faultyD1({
+			fails: always,
+			error: () => new Error("D1_ERROR: database is locked: SQLITE_BUSY"),
+		});
+		await consume(batch, { ...env, DB }, testNow);
+		const result = await getQueueResult(batch, createExecutionContext());
+		expect(result.retryBatch.retry).toBe(true);
+		expect(result.explicitAcks).toEqual([]);
+		expect(logged).toHaveBeenCalledTimes(1);
+		expect(JSON.parse(String(logged.mock.calls[0][0]))).toMatchObject({
+			level: "error",
+			part: "d1",
+			error: expect.stringMatching(/database is locked/),
 		});
 	});
 });

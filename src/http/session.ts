@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { openSession } from "../db/client";
 import type { AppEnv } from "../env";
+import { isWrite } from "./methods";
 import { logRecovered } from "./platform";
 import { optionalHeader } from "./validation";
 
@@ -42,7 +43,7 @@ export const d1Session: MiddlewareHandler<AppEnv> = async (c, next) => {
 	const session = openSession(c.env.DB, {
 		// Validated by the route before the first query; empty means absent.
 		bookmark: c.req.header(bookmarkHeader) || undefined,
-		write: c.req.method !== "GET" && c.req.method !== "HEAD",
+		write: isWrite(c.req.method),
 		onRecovered: (retries) => logRecovered(c.var.requestId, retries),
 	});
 	c.set("db", session.db);

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { webhooks } from "../db/schema";
+import { log } from "../http/log";
 import type { EndpointConfig } from "./endpoints";
 import { openAndReseal, UnreadableSecret } from "./secret-box";
 
@@ -26,9 +27,10 @@ const openRetired = async (
 		return [{ ...(await openAndReseal(secret, env)), secret, expiresAt }];
 	} catch (error) {
 		if (!(error instanceof UnreadableSecret)) throw error;
-		console.warn(
-			`Webhook ${webhookId}: a rotated-out secret cannot be opened and no longer signs`,
-		);
+		log("warn", {
+			webhookId,
+			message: "a rotated-out secret cannot be opened and no longer signs",
+		});
 		return [];
 	}
 };

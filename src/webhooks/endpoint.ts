@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
+import { log } from "../http/log";
 import { durations } from "../models/limits";
 import type { DeliveryState } from "../models/webhook";
 import type { WebhookDelivery } from "../models/webhook-delivery";
@@ -215,14 +216,11 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		this.store.disableRecorded();
 		// Its event reaches subscribers as fast as a write's: a nudge that fails leaves it for the Cron's sweep.
 		await nudge(this.env.WEBHOOK_QUEUE).catch((error) =>
-			console.warn(
-				JSON.stringify({
-					level: "warn",
-					part: "queue",
-					webhookId: endpoint.webhookId,
-					error: `webhook queue not nudged: ${error}`,
-				}),
-			),
+			log("warn", {
+				part: "queue",
+				webhookId: endpoint.webhookId,
+				error: `webhook queue not nudged: ${error}`,
+			}),
 		);
 	}
 
