@@ -5,7 +5,7 @@ import * as schema from "./db/schema";
 import { unavailable } from "./http/platform";
 import { jsonContent } from "./http/responses";
 import { apiRoute } from "./http/route";
-import { createRouter } from "./http/router";
+import { createRouter, retriedRead } from "./http/router";
 
 const Health = z
 	.object({ status: z.literal("ok") })
@@ -47,7 +47,8 @@ const probe = () =>
 /** GET /health: answers once the database does, with the schema this version expects. */
 export const health = createRouter().openapi(getHealth, async (c) => {
 	try {
-		await c.var.db.run(probe());
+		// Retried here, not by its router: its own 503 names the part that is down.
+		await retriedRead(c, () => c.var.db.run(probe()));
 	} catch {
 		throw unavailable(
 			"Part down: d1. The database is unreachable, or lacks the schema this version expects.",

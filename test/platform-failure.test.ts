@@ -161,6 +161,14 @@ describe("reads when D1 fails", () => {
 		},
 	);
 
+	it("/health retries a transient failure too", async () => {
+		vi.spyOn(console, "warn").mockImplementation(() => {});
+		const d1 = faultyD1({ fails: (n) => n < 2 });
+		const { anonymous: faulty } = testApp({ bindings: { DB: d1.DB } });
+		expect((await faulty("/health")).status).toBe(200);
+		expect(d1.executions()).toBe(3);
+	});
+
 	it("/health answers 503 with Retry-After and names the part that is down", async () => {
 		const { anonymous: faulty } = testApp({
 			bindings: { DB: faultyD1({ fails: always }).DB },

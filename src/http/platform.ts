@@ -1,6 +1,5 @@
 import { isD1Unavailable } from "../db/d1-errors";
 import { ApiError } from "../models/error";
-import { log } from "./log";
 import { isWrite } from "./methods";
 
 /** The parts of the platform the API depends on, as the log names them. */
@@ -37,7 +36,3 @@ export const unavailableMessage = (method: string) =>
 	isWrite(method)
 		? "The service is briefly unavailable, and the outcome of this write is unknown: retrying it with the same Idempotency-Key is safe; a write sent without one may or may not have happened, so read before sending it again."
 		: `The service is briefly unavailable; retry in ${retryAfterSeconds} seconds.`;
-
-/** Logs a read that D1 failed and a retry served: no client saw it. */
-export const logRecovered = (requestId: string, recovered: number) =>
-	log("warn", { part: "d1", requestId, recovered });

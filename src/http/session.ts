@@ -3,7 +3,6 @@ import type { MiddlewareHandler } from "hono";
 import { openSession } from "../db/client";
 import type { AppEnv } from "../env";
 import { isWrite } from "./methods";
-import { logRecovered } from "./platform";
 import { optionalHeader } from "./validation";
 
 export const bookmarkHeader = "X-D1-Bookmark";
@@ -44,7 +43,6 @@ export const d1Session: MiddlewareHandler<AppEnv> = async (c, next) => {
 		// Validated by the route before the first query; empty means absent.
 		bookmark: c.req.header(bookmarkHeader) || undefined,
 		write: isWrite(c.req.method),
-		onRecovered: (retries) => logRecovered(c.var.requestId, retries),
 	});
 	c.set("db", session.db);
 	await next();
