@@ -118,18 +118,20 @@ const parse = (sealed: string, keys: Key[]) => {
 	throw new UnreadableSecret();
 };
 
-/** Decrypts a stored signing secret, and says which key opened it; throws {@link UnreadableSecret}. */
-const open = async (sealed: string, env: KeyEnv) => {
-	const keys = await keysOf(env.WEBHOOK_SECRET_KEY);
-	const { iv, ciphertext, candidates } = parse(sealed, keys);
-	for (const { id, key } of candidates) {
+/** Decrypts a stored signing secret; throws {@link UnreadableSecret} when no configured key opens it. */
+export const openSecret = async (sealed: string, env: KeyEnv) => {
+	const { iv, ciphertext, candidates } = parse(
+		sealed,
+		await keysOf(env.WEBHOOK_SECRET_KEY),
+	);
+	for (const { key } of candidates) {
 		try {
 			const plain = await crypto.subtle.decrypt(
 				{ name: "AES-GCM", iv: Uint8Array.fromBase64(iv) },
 				key,
 				Uint8Array.fromBase64(ciphertext),
 			);
-			return { plain: decoder.decode(plain), underNewest: id === keys[0].id };
+			return decoder.decode(plain);
 		} catch {
 			// Another key, or a value that is not ours: the next candidate, if any, may open it.
 		}
@@ -137,19 +139,12 @@ const open = async (sealed: string, env: KeyEnv) => {
 	throw new UnreadableSecret();
 };
 
-/** Decrypts a stored signing secret; throws {@link UnreadableSecret} when no configured key opens it. */
-export const openSecret = async (sealed: string, env: KeyEnv) =>
-	(await open(sealed, env)).plain;
-
 /**
- * Decrypts a stored signing secret and, when an older key (or the `v1.` format) sealed it, seals it again under
- * the newest key (`resealed`, for the caller to store). Throws {@link UnreadableSecret}.
+ * A stored signing secret sealed again under the newest key, when an older key (or the `v1.` format) sealed it;
+ * undefined when the newest did. Throws {@link UnreadableSecret}.
  */
-export const openAndReseal = async (
-	sealed: string,
-	env: KeyEnv,
-): Promise<{ plain: string; resealed?: SealedSecret }> => {
-	const { plain, underNewest } = await open(sealed, env);
-	if (underNewest && sealed.startsWith(`${version}.`)) return { plain };
-	return { plain, resealed: await sealSecret(plain, env) };
+export const resealSecret = async (sealed: string, env: KeyEnv) => {
+	const [newest] = await keysOf(env.WEBHOOK_SECRET_KEY);
+	if (sealed.startsWith(`${version}.${newest.id}.`)) return undefined;
+	return sealSecret(await openSecret(sealed, env), env);
 };
