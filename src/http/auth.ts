@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "../models/error";
+import { log } from "./log";
 import { limitFailedAuth } from "./rate-limit";
 
 /** The token `.dev.vars.example` gives local development: never accepted anywhere else. */
@@ -41,13 +42,10 @@ const acceptedDigests = (env: Env) => {
 		const accepted = tokens.filter((token, index) => {
 			const why = weakness(token, local);
 			if (why) {
-				console.warn(
-					JSON.stringify({
-						level: "warn",
-						part: "auth",
-						message: `API_TOKEN entry ${index + 1} is refused: ${why}; set a long random token with \`wrangler secret put API_TOKEN\`.`,
-					}),
-				);
+				log("warn", {
+					part: "auth",
+					message: `API_TOKEN entry ${index + 1} is refused: ${why}; set a long random token with \`wrangler secret put API_TOKEN\`.`,
+				});
 			}
 			return why === undefined;
 		});
