@@ -1,16 +1,13 @@
 import {
 	createExecutionContext,
 	createMessageBatch,
-	createScheduledController,
 	getQueueResult,
 	runInDurableObject,
-	waitOnExecutionContext,
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readRetryBudgetMs } from "../src/db/read-retry";
-import worker from "../src/index";
 import { consume } from "../src/webhooks/consumer";
 import { endpointOf } from "../src/webhooks/endpoints";
 import type { WebhookMessage } from "../src/webhooks/nudge";
@@ -26,7 +23,7 @@ import {
 	testApp,
 	testNow,
 } from "./support/api";
-import { newestEvent } from "./support/webhooks";
+import { cronAt, newestEvent } from "./support/webhooks";
 
 /** D1's documented retryable error (https://developers.cloudflare.com/d1/observability/debug-d1/#error-list). */
 const connectionLost = () => new Error("D1_ERROR: Network connection lost.");
@@ -380,13 +377,7 @@ describe("a webhook's Durable Object that fails", () => {
 			url: "http://127.0.0.1:9999/hook",
 			disabled: false,
 		});
-		const ctx = createExecutionContext();
-		await worker.scheduled(
-			createScheduledController({ scheduledTime: testNow, cron: "* * * * *" }),
-			env,
-			ctx,
-		);
-		await waitOnExecutionContext(ctx);
+		await cronAt(testNow);
 		expect(await held()).toMatchObject({ url, disabled: true });
 	});
 });
