@@ -59,9 +59,12 @@ export const catchUpEndpoints = async (env: Env, now: number) => {
 		.from(webhooks);
 	await Promise.allSettled(
 		rows.map(async (row) => {
-			const resealed = await reseal(db, configOf(row), env);
 			const endpoint = endpointOf(env, row.id);
-			await endpoint.catchUp(configOf(row), row.disabled, now);
+			// Either may fail alone; the re-sealed secrets go last, so that the catch-up cannot replace them.
+			const [resealed] = await Promise.all([
+				reseal(db, configOf(row), env),
+				endpoint.catchUp(configOf(row), row.disabled, now),
+			]);
 			if (resealed) await endpoint.configure(resealed, now);
 		}),
 	);
