@@ -2,11 +2,10 @@ import { z } from "@hono/zod-openapi";
 import { getTableColumns, type SQL, sql, type Table } from "drizzle-orm";
 import { petNames } from "./db/pet-names";
 import * as schema from "./db/schema";
-import { retryAfterSeconds } from "./http/platform";
+import { unavailable } from "./http/platform";
 import { jsonContent } from "./http/responses";
 import { apiRoute } from "./http/route";
-import { createRouter } from "./http/router";
-import { ApiError } from "./models/error";
+import { createRouter, retriedRead } from "./http/router";
 
 const Health = z
 	.object({ status: z.literal("ok") })
@@ -48,13 +47,11 @@ const probe = () =>
 /** GET /health: answers once the database does, with the schema this version expects. */
 export const health = createRouter().openapi(getHealth, async (c) => {
 	try {
-		await c.var.db.run(probe());
+		// Retried here, not by its router: its own 503 names the part that is down.
+		await retriedRead(c, () => c.var.db.run(probe()));
 	} catch {
-		throw new ApiError(
-			"unavailable",
+		throw unavailable(
 			"Part down: d1. The database is unreachable, or lacks the schema this version expects.",
-			undefined,
-			{ "Retry-After": String(retryAfterSeconds) },
 		);
 	}
 	return c.json({ status: "ok" as const }, 200);

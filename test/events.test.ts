@@ -1,11 +1,4 @@
-import {
-	createExecutionContext,
-	createScheduledController,
-	waitOnExecutionContext,
-} from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import worker from "../src/index";
 import {
 	anonymous,
 	api,
@@ -21,6 +14,7 @@ import {
 	stockedPet,
 	testNow,
 } from "./support/api";
+import { cronAt } from "./support/webhooks";
 
 type Event = { id: number; type: string; createdAt: string; data: unknown };
 
@@ -245,19 +239,10 @@ describe("the every-minute Cron Trigger", () => {
 	it("keeps events for 30 days and deletes them after", async () => {
 		const pet = await createPet((await createCategory()).id);
 		const subject = `/pets/${pet.id}`;
-		const run = async (scheduledTime: number) => {
-			const ctx = createExecutionContext();
-			await worker.scheduled(
-				createScheduledController({ scheduledTime, cron: "* * * * *" }),
-				env,
-				ctx,
-			);
-			await waitOnExecutionContext(ctx);
-		};
 		const days = (n: number) => n * 24 * 60 * 60 * 1000;
-		await run(testNow + days(30));
+		await cronAt(testNow + days(30));
 		expect(await eventsOf(subject)).toHaveLength(1);
-		await run(testNow + days(30) + 1);
+		await cronAt(testNow + days(30) + 1);
 		expect(await eventsOf(subject)).toHaveLength(0);
 	});
 });

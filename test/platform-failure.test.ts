@@ -1,15 +1,16 @@
 import {
 	createExecutionContext,
-	createScheduledController,
+	createMessageBatch,
+	getQueueResult,
 	runInDurableObject,
-	waitOnExecutionContext,
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readRetryBudgetMs } from "../src/db/read-retry";
-import worker from "../src/index";
+import { consume } from "../src/webhooks/consumer";
 import { endpointOf } from "../src/webhooks/endpoints";
+import type { WebhookMessage } from "../src/webhooks/nudge";
 import { waitingEvents } from "../src/webhooks/outbox-reads";
 import {
 	api,
@@ -22,7 +23,7 @@ import {
 	testApp,
 	testNow,
 } from "./support/api";
-import { newestEvent } from "./support/webhooks";
+import { cronAt, newestEvent } from "./support/webhooks";
 
 /** D1's documented retryable error (https://developers.cloudflare.com/d1/observability/debug-d1/#error-list). */
 const connectionLost = () => new Error("D1_ERROR: Network connection lost.");
@@ -156,6 +157,14 @@ describe("reads when D1 fails", () => {
 			});
 		},
 	);
+
+	it("/health retries a transient failure too", async () => {
+		vi.spyOn(console, "warn").mockImplementation(() => {});
+		const d1 = faultyD1({ fails: (n) => n < 2 });
+		const { anonymous: faulty } = testApp({ bindings: { DB: d1.DB } });
+		expect((await faulty("/health")).status).toBe(200);
+		expect(d1.executions()).toBe(3);
+	});
 
 	it("/health answers 503 with Retry-After and names the part that is down", async () => {
 		const { anonymous: faulty } = testApp({
@@ -368,20 +377,14 @@ describe("a webhook's Durable Object that fails", () => {
 			url: "http://127.0.0.1:9999/hook",
 			disabled: false,
 		});
-		const ctx = createExecutionContext();
-		await worker.scheduled(
-			createScheduledController({ scheduledTime: testNow, cron: "* * * * *" }),
-			env,
-			ctx,
-		);
-		await waitOnExecutionContext(ctx);
+		await cronAt(testNow);
 		expect(await held()).toMatchObject({ url, disabled: true });
 	});
 });
 
 describe("a queue send that fails", () => {
 	it("leaves the committed write a 201, its event waiting for the sweep, and logs the part once", async () => {
-		const logged = errorLog();
+		const logged = vi.spyOn(console, "warn").mockImplementation(() => {});
 		const unreachable = {
 			send: () =>
 				Promise.reject(new Error("Queue send failed: internal error")),
@@ -401,6 +404,34 @@ describe("a queue send that fails", () => {
 			level: "warn",
 			part: "queue",
 			requestId: created.headers.get("x-request-id"),
+		});
+	});
+});
+
+describe("a queue batch whose sweep fails", () => {
+	it("is logged once, structured, with the part that failed, and retried", async () => {
+		const logged = errorLog();
+		const batch = createMessageBatch<WebhookMessage>("petstore-webhooks", [
+			{
+				id: "failing-sweep",
+				timestamp: new Date(testNow),
+				attempts: 1,
+				body: { kind: "sweep" },
+			},
+		]);
+		const { DB } = faultyD1({
+			fails: always,
+			error: () => new Error("D1_ERROR: database is locked: SQLITE_BUSY"),
+		});
+		await consume(batch, { ...env, DB }, testNow);
+		const result = await getQueueResult(batch, createExecutionContext());
+		expect(result.retryBatch.retry).toBe(true);
+		expect(result.explicitAcks).toEqual([]);
+		expect(logged).toHaveBeenCalledTimes(1);
+		expect(JSON.parse(String(logged.mock.calls[0][0]))).toMatchObject({
+			level: "error",
+			part: "d1",
+			error: expect.stringMatching(/database is locked/),
 		});
 	});
 });

@@ -1,5 +1,7 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { endpointOf } from "../src/webhooks/endpoints";
 import {
 	openSecret,
 	sealSecret,
@@ -11,6 +13,7 @@ import {
 	type CreatedWebhook,
 	categoryEvent,
 	createWebhook,
+	cronAt,
 	deleteWebhooks,
 	deliverAt,
 	hour,
@@ -48,6 +51,12 @@ const storeSealed = (id: number, sealed: string) =>
 	env.DB.prepare("UPDATE webhooks SET secret = ? WHERE id = ?")
 		.bind(sealed, id)
 		.run();
+
+/** The sealed secrets webhook `id`'s endpoint holds, newest first. */
+const heldSecrets = (id: number) =>
+	runInDurableObject(endpointOf(env, id), (instance) =>
+		instance["store"].endpoint()?.secrets.map(({ secret }) => secret),
+	);
 
 const webhookCount = () =>
 	env.DB.prepare("SELECT count(*) AS n FROM webhooks").first<number>("n");
@@ -252,16 +261,20 @@ describe("WEBHOOK_SECRET_KEY rotation", () => {
 				"id",
 				eventId,
 			);
+			// The every-minute sweep re-seals, in D1 and in the endpoint.
+			await cronAt(later);
 			const resealed = (await storedSecret(webhook.id)) ?? "";
 			expect(resealed.split(".")[1]).toBe(await keyIdOf(newestKey));
 			expect(
 				await openSecret(resealed, { WEBHOOK_SECRET_KEY: newestKey }),
 			).toBe(webhook.secret);
-			// The endpoint holds the re-sealed secret: the next run writes nothing.
+			expect(await heldSecrets(webhook.id)).toEqual([resealed]);
+			// The endpoint signs with the re-sealed secret, and the next sweep writes nothing.
 			await categoryEvent();
 			await sweepAt(later + second);
 			await deliverAt(webhook.id, later + second);
 			expect(receivers.received(webhook.url)).toHaveLength(2);
+			await cronAt(later + minute);
 			expect(await storedSecret(webhook.id)).toBe(resealed);
 		},
 	);

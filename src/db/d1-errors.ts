@@ -9,23 +9,37 @@ const messages = (error: unknown): string[] =>
 /**
  * D1's messages for a failure of the platform rather than of the statement
  * (https://developers.cloudflare.com/d1/observability/debug-d1/#error-list), and, under local development,
- * SQLite's busy, locked or unreadable database file.
- */
-const unavailable =
-	/internal error; reference|Network connection lost|caused object to be reset|reset because its code was updated|D1 DB is overloaded|transient issue|exceeded its (memory|CPU)|Memory limit would be exceeded|D1_ERROR: .*timeout|SQLITE_BUSY|database is locked|SQLITE_IOERR|disk I\/O error|SQLITE_CANTOPEN|unable to open database/i;
-
-/**
- * The ones Cloudflare documents as safe to retry (https://developers.cloudflare.com/d1/best-practices/retry-queries/),
+ * SQLite's busy, locked or unreadable database file; each marked whether a read that met it may simply be sent
+ * again: those Cloudflare documents as safe to retry (https://developers.cloudflare.com/d1/best-practices/retry-queries/),
  * D1's internal error (a local session meets it while the database file is locked), and a locked database,
  * which ran nothing.
  */
-const retryable =
-	/internal error; reference|Network connection lost|caused object to be reset|reset because its code was updated|SQLITE_BUSY|database is locked/i;
+const platformFailures = Object.entries({
+	"internal error; reference": true,
+	"Network connection lost": true,
+	"caused object to be reset": true,
+	"reset because its code was updated": true,
+	"SQLITE_BUSY|database is locked": true,
+	"D1 DB is overloaded": false,
+	"transient issue": false,
+	"exceeded its (memory|CPU)|Memory limit would be exceeded": false,
+	"D1_ERROR: .*timeout": false,
+	"SQLITE_IOERR|disk I/O error": false,
+	"SQLITE_CANTOPEN|unable to open database": false,
+}).map(([pattern, retryable]) => ({
+	pattern: new RegExp(pattern, "i"),
+	retryable,
+}));
+
+/** The platform failures whose message `error` carries. */
+const failuresOf = (error: unknown) =>
+	messages(error).flatMap((message) =>
+		platformFailures.filter(({ pattern }) => pattern.test(message)),
+	);
 
 /** Whether D1 itself failed (the answer is a 503), not the statement we sent (a defect, a 500). */
-export const isD1Unavailable = (error: unknown) =>
-	messages(error).some((message) => unavailable.test(message));
+export const isD1Unavailable = (error: unknown) => failuresOf(error).length > 0;
 
 /** Whether a read that failed so may simply be sent again. */
 export const isD1Retryable = (error: unknown) =>
-	messages(error).some((message) => retryable.test(message));
+	failuresOf(error).some(({ retryable }) => retryable);

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "../models/error";
+import { log } from "./log";
 import { limitFailedAuth } from "./rate-limit";
 
 /** The token `.dev.vars.example` gives local development: never accepted anywhere else. */
@@ -41,13 +42,10 @@ const acceptedDigests = (env: Env) => {
 		const accepted = tokens.filter((token, index) => {
 			const why = weakness(token, local);
 			if (why) {
-				console.warn(
-					JSON.stringify({
-						level: "warn",
-						part: "auth",
-						message: `API_TOKEN entry ${index + 1} is refused: ${why}; set a long random token with \`wrangler secret put API_TOKEN\`.`,
-					}),
-				);
+				log("warn", {
+					part: "auth",
+					message: `API_TOKEN entry ${index + 1} is refused: ${why}; set a long random token with \`wrangler secret put API_TOKEN\`.`,
+				});
 			}
 			return why === undefined;
 		});
@@ -65,11 +63,6 @@ const acceptedDigest = async (candidate: string, env: Env) => {
 	}
 	return matched ? presented : undefined;
 };
-
-const hex = (bytes: ArrayBuffer) =>
-	[...new Uint8Array(bytes)]
-		.map((byte) => byte.toString(16).padStart(2, "0"))
-		.join("");
 
 /** RFC 6750 §3: a request without credentials learns the scheme; one with a wrong token also learns why. */
 const unauthorized = (presented: boolean) =>
@@ -93,6 +86,6 @@ export const requireToken: MiddlewareHandler<AppEnv> = async (c, next) => {
 		await limitFailedAuth(c);
 		throw unauthorized(header !== undefined);
 	}
-	c.set("client", hex(digest));
+	c.set("client", new Uint8Array(digest).toHex());
 	await next();
 };

@@ -1,9 +1,9 @@
-import { DrizzleQueryError } from "drizzle-orm/errors";
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ApiError, type ErrorBody, type ErrorDetail } from "../models/error";
 import { type ErrorCode, statusOf } from "../models/error-codes";
-import { failedPart, retryAfterSeconds, unavailableMessage } from "./platform";
+import { log, loggable } from "./log";
+import { failedPart, unavailable, unavailableMessage } from "./platform";
 
 const errorBody = (
 	code: ErrorCode,
@@ -37,48 +37,15 @@ const fromHttpException = (error: HTTPException): ApiError | undefined => {
 	}
 };
 
-/**
- * An unexpected error as its log line shows it. A failed statement's message carries its bound parameters
- * (drizzle's `params:`), which can hold secrets: it is logged by its query text, stack and cause instead.
- */
-const loggable = (error: unknown): string => {
-	if (error instanceof DrizzleQueryError) {
-		const frames = error.stack
-			?.split("\n")
-			.filter((line) => /^\s+at /.test(line));
-		return [
-			`DrizzleQueryError: Failed query: ${error.query}`,
-			...(frames ?? []),
-			`Caused by: ${loggable(error.cause)}`,
-		].join("\n");
-	}
-	return error instanceof Error
-		? (error.stack ?? String(error))
-		: String(error);
-};
-
 export const onError: ErrorHandler = (error, c) => {
 	const known =
 		error instanceof HTTPException ? fromHttpException(error) : error;
 	if (known instanceof ApiError) return errorResponse(c, known);
 	const requestId: string = c.get("requestId");
 	const part = failedPart(error);
-	console.error(
-		JSON.stringify({
-			level: "error",
-			...(part && { part }),
-			requestId,
-			error: loggable(error),
-		}),
-	);
-	if (part) {
-		return errorResponse(
-			c,
-			new ApiError("unavailable", unavailableMessage(c.req.method), undefined, {
-				"Retry-After": String(retryAfterSeconds),
-			}),
-		);
-	}
+	log("error", { part, requestId, error: loggable(error) });
+	if (part)
+		return errorResponse(c, unavailable(unavailableMessage(c.req.method)));
 	return errorResponse(
 		c,
 		new ApiError(

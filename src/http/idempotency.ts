@@ -55,10 +55,10 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
 			"SHA-256",
 			new TextEncoder().encode(text),
 		);
-		const requestHash = [...new Uint8Array(digest)]
-			.map((byte) => byte.toString(16).padStart(2, "0"))
-			.join("");
-		c.set("idempotencyKey", { key, requestHash });
+		c.set("idempotencyKey", {
+			key,
+			requestHash: new Uint8Array(digest).toHex(),
+		});
 	}
 	await next();
 };

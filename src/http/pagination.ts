@@ -34,10 +34,10 @@ const tagOf = async (
 		await signingKey(secret),
 		encoder.encode(`${path}\n${after}`),
 	);
-	return btoa(String.fromCharCode(...new Uint8Array(mac, 0, 16)))
-		.replaceAll("+", "-")
-		.replaceAll("/", "_")
-		.replaceAll("=", "");
+	return new Uint8Array(mac, 0, 16).toBase64({
+		alphabet: "base64url",
+		omitPadding: true,
+	});
 };
 
 const cursorPattern = /^([1-9a-z][0-9a-z]{0,10})\.([A-Za-z0-9_-]{22})$/;

@@ -1,10 +1,12 @@
 import { isD1Unavailable } from "../db/d1-errors";
+import { ApiError } from "../models/error";
+import { isWrite } from "./methods";
 
 /** The parts of the platform the API depends on, as the log names them. */
 export type Part = "d1" | "durable-object" | "queue";
 
 /** Seconds a client is asked to wait after a platform failure: longer than the read retry budget. */
-export const retryAfterSeconds = 5;
+const retryAfterSeconds = 5;
 
 /**
  * Which part of the platform `error` says has failed, if any. A Durable Object's infrastructure marks its
@@ -23,19 +25,14 @@ export const failedPart = (error: unknown): Part | undefined => {
 	if (isD1Unavailable(error)) return "d1";
 };
 
+/** The 503 after a platform failure, with the `Retry-After` a client is asked to wait. */
+export const unavailable = (message: string) =>
+	new ApiError("unavailable", message, undefined, {
+		"Retry-After": String(retryAfterSeconds),
+	});
+
 /** What a 503 after a platform failure says: a write's message says what its client can safely do. */
 export const unavailableMessage = (method: string) =>
-	method === "GET" || method === "HEAD"
-		? `The service is briefly unavailable; retry in ${retryAfterSeconds} seconds.`
-		: "The service is briefly unavailable, and the outcome of this write is unknown: retrying it with the same Idempotency-Key is safe; a write sent without one may or may not have happened, so read before sending it again.";
-
-/** Logs a read that D1 failed and a retry served: no client saw it. */
-export const logRecovered = (requestId: string, retries: number) =>
-	console.warn(
-		JSON.stringify({
-			level: "warn",
-			part: "d1",
-			requestId,
-			recovered: retries,
-		}),
-	);
+	isWrite(method)
+		? "The service is briefly unavailable, and the outcome of this write is unknown: retrying it with the same Idempotency-Key is safe; a write sent without one may or may not have happened, so read before sending it again."
+		: `The service is briefly unavailable; retry in ${retryAfterSeconds} seconds.`;

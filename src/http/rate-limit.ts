@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "../models/error";
+import { log } from "./log";
 
 // Budgets (API.md §5), each a Rate Limiting binding of wrangler.toml: writes per token, failed authentications per
 // address, reads per address.
@@ -20,14 +21,11 @@ const spend = async (c: Context<AppEnv>, limiter: RateLimit, key: string) => {
 	try {
 		({ success } = await limiter.limit({ key }));
 	} catch (error) {
-		console.warn(
-			JSON.stringify({
-				level: "warn",
-				part: "rate-limiter",
-				requestId: c.var.requestId,
-				error: String(error),
-			}),
-		);
+		log("warn", {
+			part: "rate-limiter",
+			requestId: c.var.requestId,
+			error: String(error),
+		});
 		return;
 	}
 	if (!success) {

@@ -14,6 +14,7 @@ import {
 	type Lifecycle,
 	lifecycleMarkers,
 } from "./lifecycle";
+import { isWrite } from "./methods";
 import { limitReads, limitWrites } from "./rate-limit";
 import { errorResponses, everyResponseHeaders } from "./responses";
 import { bookmarkParam, bookmarkResponseHeader, d1Session } from "./session";
@@ -122,7 +123,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 		"internal_error",
 		"unavailable",
 	];
-	const write = config.method !== "get";
+	const write = isWrite(config.method);
 	const cachePolicy = auth || write ? "no-store" : "no-cache";
 	// First, so that every answer carries it, errors included.
 	const middleware: MiddlewareHandler<AppEnv>[] = [cacheControl(cachePolicy)];

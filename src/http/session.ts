@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { openSession } from "../db/client";
 import type { AppEnv } from "../env";
-import { logRecovered } from "./platform";
+import { isWrite } from "./methods";
 import { optionalHeader } from "./validation";
 
 export const bookmarkHeader = "X-D1-Bookmark";
@@ -42,8 +42,7 @@ export const d1Session: MiddlewareHandler<AppEnv> = async (c, next) => {
 	const session = openSession(c.env.DB, {
 		// Validated by the route before the first query; empty means absent.
 		bookmark: c.req.header(bookmarkHeader) || undefined,
-		write: c.req.method !== "GET" && c.req.method !== "HEAD",
-		onRecovered: (retries) => logRecovered(c.var.requestId, retries),
+		write: isWrite(c.req.method),
 	});
 	c.set("db", session.db);
 	await next();

@@ -1,19 +1,71 @@
+import { and, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
+import type { Db } from "../db/client";
 import { webhooks } from "../db/schema";
-import { configOf, endpointColumns, endpointOf } from "./endpoints";
+import {
+	configOf,
+	type EndpointConfig,
+	endpointColumns,
+	endpointOf,
+} from "./endpoints";
+import { resealSecret, UnreadableSecret } from "./secret-box";
+
+/**
+ * The config with the secrets an older key sealed sealed again under the newest key, stored in D1 unless the
+ * webhook changed since it was read (a rotation, an update or its deletion carries its own secrets); undefined
+ * when there were none, or D1 did not take them. A secret no key opens stays as it is: its webhook shows it.
+ */
+const reseal = async (db: Db, config: EndpointConfig, env: Env) => {
+	const secrets = await Promise.all(
+		config.secrets.map(async (entry) => {
+			const secret = await resealSecret(entry.secret, env).catch((error) => {
+				if (error instanceof UnreadableSecret) return undefined;
+				throw error;
+			});
+			return secret ? { ...entry, secret } : entry;
+		}),
+	);
+	if (secrets.every((entry, index) => entry === config.secrets[index])) return;
+	const [current, ...retired] = secrets;
+	const stored = await db
+		.update(webhooks)
+		.set({
+			secret: current.secret,
+			retiredSecrets: retired.flatMap(({ secret, expiresAt }) =>
+				expiresAt === null ? [] : [{ secret, expiresAt }],
+			),
+		})
+		.where(
+			and(
+				eq(webhooks.id, config.webhookId),
+				eq(webhooks.version, config.version),
+			),
+		)
+		.returning({ id: webhooks.id });
+	return stored.length > 0 ? { ...config, secrets } : undefined;
+};
 
 /**
  * Brings every webhook's Durable Object up to its D1 row, so that a change whose call to the object failed is
- * applied by the next every-minute sweep: one D1 read, one call per webhook (at most 20). An object that fails
- * again waits for the next minute.
+ * applied by the next every-minute sweep, and re-seals under the newest `WEBHOOK_SECRET_KEY` the secrets an
+ * older key sealed (in D1, then in the object), so that the older key can be dropped: one D1 read, and a call
+ * per webhook (at most 20; two, and a D1 write, after a key rotation). An object that fails waits for the next
+ * minute.
  */
 export const catchUpEndpoints = async (env: Env, now: number) => {
-	const rows = await drizzle(env.DB)
+	const db = drizzle(env.DB);
+	const rows = await db
 		.select({ ...endpointColumns, disabled: webhooks.disabled })
 		.from(webhooks);
 	await Promise.allSettled(
-		rows.map((row) =>
-			endpointOf(env, row.id).catchUp(configOf(row), row.disabled, now),
-		),
+		rows.map(async (row) => {
+			const endpoint = endpointOf(env, row.id);
+			// Either may fail alone; the re-sealed secrets go last, so that the catch-up cannot replace them.
+			const [resealed] = await Promise.all([
+				reseal(db, configOf(row), env),
+				endpoint.catchUp(configOf(row), row.disabled, now),
+			]);
+			if (resealed) await endpoint.configure(resealed, now);
+		}),
 	);
 };

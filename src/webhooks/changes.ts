@@ -21,7 +21,7 @@ import { storableUrl } from "./url";
 
 /** `whsec_` and 32 random bytes in base64: the Standard Webhooks secret format. */
 const newSecret = () =>
-	`whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
+	`whsec_${crypto.getRandomValues(new Uint8Array(32)).toBase64()}`;
 
 /** The delivery state of a webhook that has had no delivery yet. */
 const noDeliveries: DeliveryState = {

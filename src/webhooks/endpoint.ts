@@ -1,11 +1,12 @@
 import { DurableObject } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
+import { log } from "../http/log";
 import { durations } from "../models/limits";
 import type { DeliveryState } from "../models/webhook";
 import type { WebhookDelivery } from "../models/webhook-delivery";
 import { type AttemptResult, attempt, type Delivery, unsent } from "./delivery";
 import { disableWebhook } from "./disable";
-import { signingSecrets, storeResealed } from "./endpoint-secrets";
+import { signingSecrets } from "./endpoint-secrets";
 import {
 	type DueDelivery,
 	type EndpointStore,
@@ -67,8 +68,8 @@ export class WebhookEndpoint extends DurableObject<Env> {
 	}
 
 	/**
-	 * Applies a change of the webhook (`updateWebhook`, `rotateWebhookSecret`); `disabled` pauses or resumes its
-	 * deliveries. Answers the delivery state, for the change's response.
+	 * Applies a change of the webhook (`updateWebhook`, `rotateWebhookSecret`, the sweep's re-sealing); `disabled`
+	 * pauses or resumes its deliveries. Answers the delivery state, for the change's response.
 	 */
 	async configure(config: EndpointConfig, now: number, disabled?: boolean) {
 		this.store.configure(config, disabled);
@@ -147,31 +148,15 @@ export class WebhookEndpoint extends DurableObject<Env> {
 	}
 
 	/**
-	 * The opened secrets to sign with, re-sealed first under the newest key where an older one sealed them; or why
-	 * they cannot be opened, which fails every attempt (so the webhook shows it, and is disabled in time).
+	 * The opened secrets to sign with, or why they cannot be opened, which fails every attempt (so the webhook shows
+	 * it, and is disabled in time).
 	 */
 	private async secrets(config: EndpointConfig, now: number) {
 		try {
-			const { plain, resealed } = await signingSecrets(config, this.env, now);
-			if (resealed && (await this.storeResealed(resealed))) {
-				this.store.configure(resealed);
-			}
-			return plain;
+			return await signingSecrets(config, this.env, now);
 		} catch (error) {
 			if (error instanceof UnreadableSecret) return error;
 			throw error;
-		}
-	}
-
-	/** Writes re-sealed secrets to D1; a failure only postpones it to the next run, so it does not stop deliveries. */
-	private async storeResealed(config: EndpointConfig) {
-		try {
-			return await storeResealed(this.env.DB, config);
-		} catch (error) {
-			console.warn(
-				`Webhook ${config.webhookId}: storing its re-sealed secrets failed, tried again next run: ${error instanceof Error ? error.message : String(error)}`,
-			);
-			return false;
 		}
 	}
 
@@ -215,14 +200,11 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		this.store.disableRecorded();
 		// Its event reaches subscribers as fast as a write's: a nudge that fails leaves it for the Cron's sweep.
 		await nudge(this.env.WEBHOOK_QUEUE).catch((error) =>
-			console.warn(
-				JSON.stringify({
-					level: "warn",
-					part: "queue",
-					webhookId: endpoint.webhookId,
-					error: `webhook queue not nudged: ${error}`,
-				}),
-			),
+			log("warn", {
+				part: "queue",
+				webhookId: endpoint.webhookId,
+				error: `webhook queue not nudged: ${error}`,
+			}),
 		);
 	}
 

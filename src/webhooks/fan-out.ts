@@ -2,6 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { Db } from "../db/client";
 import { webhooks } from "../db/schema";
+import { log } from "../http/log";
 import { configOf, endpointColumns, endpointOf } from "./endpoints";
 import {
 	deliveryOf,
@@ -94,14 +95,11 @@ export const sweep = async (env: Env, now: number) => {
 								.where(and(row, eq(webhooks.handOffAfter, handOffAfter))),
 						];
 			}
-			console.warn(
-				JSON.stringify({
-					level: "warn",
-					part: "durable-object",
-					webhookId: id,
-					error: `endpoint did not take its events: ${outcome.reason}`,
-				}),
-			);
+			log("warn", {
+				part: "durable-object",
+				webhookId: id,
+				error: `endpoint did not take its events: ${outcome.reason}`,
+			});
 			const [first] = received[index];
 			return handOffAfter !== null || first === undefined
 				? []

@@ -1,5 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
+import { log } from "../http/log";
+import { isWrite } from "../http/methods";
 
 /** What travels on the webhook queue: a nudge to sweep the outbox, which carries nothing itself. */
 export type WebhookMessage = { kind: "sweep" };
@@ -15,19 +17,16 @@ export const nudge = async (queue: Queue<WebhookMessage>) => {
  */
 export const nudgeOutbox: MiddlewareHandler<AppEnv> = async (c, next) => {
 	await next();
-	// Reads (HEAD is served by GET routes) record nothing.
-	if (c.req.method === "GET" || c.req.method === "HEAD" || !c.res.ok) return;
+	// Reads record nothing.
+	if (!isWrite(c.req.method) || !c.res.ok) return;
 	// The write is committed whatever happens here: a nudge that fails only waits for the next sweep.
 	c.executionCtx.waitUntil(
 		nudge(c.env.WEBHOOK_QUEUE).catch((error) =>
-			console.error(
-				JSON.stringify({
-					level: "warn",
-					part: "queue",
-					requestId: c.var.requestId,
-					error: `webhook queue not nudged: ${error}`,
-				}),
-			),
+			log("warn", {
+				part: "queue",
+				requestId: c.var.requestId,
+				error: `webhook queue not nudged: ${error}`,
+			}),
 		),
 	);
 };

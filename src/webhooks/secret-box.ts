@@ -28,14 +28,6 @@ const minKeyLength = 32;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-const fromBase64 = (text: string) =>
-	Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-const hex = (bytes: ArrayBuffer) =>
-	[...new Uint8Array(bytes)]
-		.map((byte) => byte.toString(16).padStart(2, "0"))
-		.join("");
-
 // `v1` is part of the derivation's label: keeping it keeps every key, and so every `v1.` value, as it was.
 const deriveKey = async (material: string) =>
 	crypto.subtle.deriveKey(
@@ -59,12 +51,14 @@ const deriveKey = async (material: string) =>
 
 /** A key's public name: 8 hex digits of a hash of it, enough to tell a handful of keys apart. */
 const keyIdOf = async (material: string) =>
-	hex(
+	new Uint8Array(
 		await crypto.subtle.digest(
 			"SHA-256",
 			encoder.encode(`petstore webhook key id ${material}`),
 		),
-	).slice(0, 8);
+	)
+		.toHex()
+		.slice(0, 8);
 
 type Key = { id: string; key: CryptoKey };
 
@@ -108,7 +102,7 @@ export const sealSecret = async (
 		newest.key,
 		encoder.encode(plain),
 	);
-	return `${version}.${newest.id}.${toBase64(iv)}.${toBase64(new Uint8Array(ciphertext))}` as SealedSecret;
+	return `${version}.${newest.id}.${iv.toBase64()}.${new Uint8Array(ciphertext).toBase64()}` as SealedSecret;
 };
 
 /** A sealed secret's parts, and the keys that may have sealed it: the one it names, or any for `v1.`. */
@@ -124,18 +118,20 @@ const parse = (sealed: string, keys: Key[]) => {
 	throw new UnreadableSecret();
 };
 
-/** Decrypts a stored signing secret, and says which key opened it; throws {@link UnreadableSecret}. */
-const open = async (sealed: string, env: KeyEnv) => {
-	const keys = await keysOf(env.WEBHOOK_SECRET_KEY);
-	const { iv, ciphertext, candidates } = parse(sealed, keys);
-	for (const { id, key } of candidates) {
+/** Decrypts a stored signing secret; throws {@link UnreadableSecret} when no configured key opens it. */
+export const openSecret = async (sealed: string, env: KeyEnv) => {
+	const { iv, ciphertext, candidates } = parse(
+		sealed,
+		await keysOf(env.WEBHOOK_SECRET_KEY),
+	);
+	for (const { key } of candidates) {
 		try {
 			const plain = await crypto.subtle.decrypt(
-				{ name: "AES-GCM", iv: fromBase64(iv) },
+				{ name: "AES-GCM", iv: Uint8Array.fromBase64(iv) },
 				key,
-				fromBase64(ciphertext),
+				Uint8Array.fromBase64(ciphertext),
 			);
-			return { plain: decoder.decode(plain), underNewest: id === keys[0].id };
+			return decoder.decode(plain);
 		} catch {
 			// Another key, or a value that is not ours: the next candidate, if any, may open it.
 		}
@@ -143,19 +139,12 @@ const open = async (sealed: string, env: KeyEnv) => {
 	throw new UnreadableSecret();
 };
 
-/** Decrypts a stored signing secret; throws {@link UnreadableSecret} when no configured key opens it. */
-export const openSecret = async (sealed: string, env: KeyEnv) =>
-	(await open(sealed, env)).plain;
-
 /**
- * Decrypts a stored signing secret and, when an older key (or the `v1.` format) sealed it, seals it again under
- * the newest key (`resealed`, for the caller to store). Throws {@link UnreadableSecret}.
+ * A stored signing secret sealed again under the newest key, when an older key (or the `v1.` format) sealed it;
+ * undefined when the newest did. Throws {@link UnreadableSecret}.
  */
-export const openAndReseal = async (
-	sealed: string,
-	env: KeyEnv,
-): Promise<{ plain: string; resealed?: SealedSecret }> => {
-	const { plain, underNewest } = await open(sealed, env);
-	if (underNewest && sealed.startsWith(`${version}.`)) return { plain };
-	return { plain, resealed: await sealSecret(plain, env) };
+export const resealSecret = async (sealed: string, env: KeyEnv) => {
+	const [newest] = await keysOf(env.WEBHOOK_SECRET_KEY);
+	if (sealed.startsWith(`${version}.${newest.id}.`)) return undefined;
+	return sealSecret(await openSecret(sealed, env), env);
 };

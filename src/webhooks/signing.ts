@@ -10,12 +10,9 @@ const signature = async (
 	timestamp: number,
 	body: string,
 ) => {
-	const keyBytes = Uint8Array.from(atob(secret.slice("whsec_".length)), (c) =>
-		c.charCodeAt(0),
-	);
 	const key = await crypto.subtle.importKey(
 		"raw",
-		keyBytes,
+		Uint8Array.fromBase64(secret.slice("whsec_".length)),
 		{ name: "HMAC", hash: "SHA-256" },
 		false,
 		["sign"],
@@ -25,7 +22,7 @@ const signature = async (
 		key,
 		encoder.encode(`${id}.${timestamp}.${body}`),
 	);
-	return `v1,${btoa(String.fromCharCode(...new Uint8Array(mac)))}`;
+	return `v1,${new Uint8Array(mac).toBase64()}`;
 };
 
 /** The `webhook-signature` header: one signature per secret, newest first, space-separated (during a rotation). */

@@ -1,11 +1,14 @@
 import {
 	createExecutionContext,
 	createMessageBatch,
+	createScheduledController,
 	getQueueResult,
+	waitOnExecutionContext,
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { Webhook as Verifier } from "standardwebhooks";
 import { expect, vi } from "vitest";
+import worker from "../../src/index";
 import type { WebhookDelivery } from "../../src/models/webhook-delivery";
 import { consume } from "../../src/webhooks/consumer";
 import { endpointOf } from "../../src/webhooks/endpoints";
@@ -75,6 +78,17 @@ export const sweepAt = async (now = later, nudges = 1) => {
 	);
 	await consume(batch, env, now);
 	return getQueueResult(batch, createExecutionContext());
+};
+
+/** Runs the every-minute Cron Trigger at `now`, as the platform would. */
+export const cronAt = async (now: number) => {
+	const ctx = createExecutionContext();
+	await worker.scheduled(
+		createScheduledController({ scheduledTime: now, cron: "* * * * *" }),
+		env,
+		ctx,
+	);
+	await waitOnExecutionContext(ctx);
 };
 
 /** Runs webhook `id`'s delivery work at `now`, as its alarm would. */

@@ -1,0 +1,35 @@
+import { DrizzleQueryError } from "drizzle-orm/errors";
+
+/** What a log line says, beside its level: the part that failed, what it concerns (a request, a webhook), what happened. */
+type LogFields = {
+	part?: string;
+	requestId?: string;
+	webhookId?: number;
+	message?: string;
+	error?: string;
+	recovered?: number;
+};
+
+/** Writes one structured line (JSON, which Workers Logs indexes by field) through the console method of its level. */
+export const log = (level: "warn" | "error", fields: LogFields) =>
+	console[level](JSON.stringify({ level, ...fields }));
+
+/**
+ * An error as its log line shows it. A failed statement's message carries its bound parameters (drizzle's
+ * `params:`), which can hold secrets: it is logged by its query text, stack and cause instead.
+ */
+export const loggable = (error: unknown): string => {
+	if (error instanceof DrizzleQueryError) {
+		const frames = error.stack
+			?.split("\n")
+			.filter((line) => /^\s+at /.test(line));
+		return [
+			`DrizzleQueryError: Failed query: ${error.query}`,
+			...(frames ?? []),
+			`Caused by: ${loggable(error.cause)}`,
+		].join("\n");
+	}
+	return error instanceof Error
+		? (error.stack ?? String(error))
+		: String(error);
+};
