@@ -342,6 +342,40 @@ describe("request bodies", () => {
 		}
 	});
 
+	it("answers 415 to any other JSON type, and never stores a character the client did not send", async () => {
+		const name = uniqueName("Latin");
+		const latin1 = new Uint8Array([
+			...new TextEncoder().encode(`{"name":"${name} Caf`),
+			0xe9,
+			...new TextEncoder().encode('"}'),
+		]);
+		for (const contentType of [
+			"application/vnd.api+json; charset=iso-8859-1",
+			"application/vnd.api+json",
+			"application/merge-patch+json",
+			"text/plain; profile=application/json",
+		]) {
+			await expectError(
+				await post(latin1, contentType),
+				415,
+				"unsupported_media_type",
+			);
+		}
+		const pet = await createPet((await createCategory()).id);
+		await expectError(
+			await api(`/pets/${pet.id}`, {
+				method: "PATCH",
+				headers: { "content-type": "application/merge-patch+json" },
+				body: JSON.stringify({ name: "Patched" }),
+			}),
+			415,
+			"unsupported_media_type",
+		);
+		expect(await (await api(`/pets/${pet.id}`)).json()).toEqual(pet);
+		const listed = await (await anonymous("/categories?limit=100")).text();
+		expect(listed).not.toContain(name);
+	});
+
 	it("answers 413 payload_too_large over 16 KiB", async () => {
 		await expectError(
 			await api("/categories", {

@@ -133,12 +133,13 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 			deprecationHeaders(lifecycle.deprecated, documentationOf(route)),
 		);
 	}
-	if (config.request?.body) {
-		implied.push("malformed_json", "unsupported_media_type");
-	}
 	if (write) {
-		// Every request body is size-limited, including those an operation ignores.
-		implied.push("payload_too_large");
+		// Every request body is size-limited and held to the JSON rules, including those an operation ignores.
+		implied.push(
+			"payload_too_large",
+			"malformed_json",
+			"unsupported_media_type",
+		);
 	}
 	// Authentication first: the write budget is the token's, and a request that fails it spends its own.
 	if (auth) {
