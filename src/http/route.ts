@@ -38,6 +38,8 @@ type ApiRouteConfig = Omit<
 		operationId: string;
 		summary: string;
 		description: string;
+		/** The query is an object, so that a parameter it does not define can be refused. */
+		request?: RouteConfig["request"] & { query?: z.ZodObject };
 		/** The one tag that groups the operation. */
 		tag: string;
 		/**
@@ -166,6 +168,8 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	const declared = config.request?.headers;
 	const request = {
 		...config.request,
+		// A parameter the operation does not define (`status[]`, a wrong case) is refused, never ignored.
+		query: (config.request?.query ?? z.object({})).strict(),
 		headers:
 			declared instanceof z.ZodObject
 				? declared.extend(headers)
