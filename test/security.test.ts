@@ -53,6 +53,24 @@ describe("bearer authentication on writes", () => {
 		);
 	});
 
+	it("gives another scheme the bare Bearer challenge and a malformed Bearer header invalid_request (RFC 6750 §3.1)", async () => {
+		const challenges = {
+			"Basic dXNlcjpwYXNz": 'Bearer realm="petstore"',
+			"Token test-token-current-0123456789abcdef": 'Bearer realm="petstore"',
+			"Bearertest-token-current-0123456789abcdef": 'Bearer realm="petstore"',
+			Bearer: 'Bearer realm="petstore", error="invalid_request"',
+			"Bearer a b": 'Bearer realm="petstore", error="invalid_request"',
+			"Bearer to=ken": 'Bearer realm="petstore", error="invalid_request"',
+			"Bearer tök€n": 'Bearer realm="petstore", error="invalid_request"',
+			"bearer wrong-token==": 'Bearer realm="petstore", error="invalid_token"',
+		};
+		for (const [authorization, challenge] of Object.entries(challenges)) {
+			const response = await write({ authorization });
+			await expectError(response, 401, "unauthorized");
+			expect(response.headers.get("www-authenticate")).toBe(challenge);
+		}
+	});
+
 	it("answers 401 with WWW-Authenticate when the token is missing, malformed or wrong", async () => {
 		for (const authorization of [
 			undefined,
