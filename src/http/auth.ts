@@ -77,9 +77,7 @@ const hex = (bytes: ArrayBuffer) =>
  */
 const unauthorized = (error?: "invalid_request" | "invalid_token") =>
 	new ApiError("unauthorized", undefined, undefined, {
-		"WWW-Authenticate": error
-			? `Bearer realm="petstore", error="${error}"`
-			: 'Bearer realm="petstore"',
+		"WWW-Authenticate": `Bearer realm="petstore"${error ? `, error="${error}"` : ""}`,
 	});
 
 /**
