@@ -31,10 +31,7 @@ export const printingCharacters = (value: string) =>
 export const nameRules =
 	"Trimmed; holds a character that prints (spaces, format characters, blanks such as U+2800 and lone combining marks do not count), and no control, bidirectional, line or paragraph separator characters.";
 
-/**
- * A name: trimmed, one line of well-formed Unicode without control characters or line and paragraph separators,
- * holding a character that prints and no bidirectional control.
- */
+/** A name, as {@link nameRules} states it: one line of well-formed Unicode that prints. */
 export const name = (max: number) =>
 	z
 		.string()
