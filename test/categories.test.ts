@@ -46,6 +46,8 @@ describe("POST /categories", () => {
 		["Straße", "STRASSE"],
 		["ΟΔΟΣ", "οδοσ"],
 		["Ǆemal", "ǆemal"],
+		["Ｄｏｇ", "dog"],
+		["ﬁsh ①", "FISH 1"],
 	])("treats %s and %s as the same name", async (first, second) => {
 		const suffix = uniqueName("");
 		await createCategory(`${first}${suffix}`);
@@ -79,6 +81,28 @@ describe("POST /categories", () => {
 			"only spaces and joiners",
 			"\u200d \u2060",
 			"must contain a visible character",
+		],
+		["a blank Braille cell", "\u2800", "must contain a visible character"],
+		[
+			"Hangul fillers",
+			"\u3164\u115f\u1160\uffa0",
+			"must contain a visible character",
+		],
+		[
+			"combining marks alone",
+			"\u0301\u0308",
+			"must contain a visible character",
+		],
+		["a format character", "\u0600", "must contain a visible character"],
+		[
+			"two lines (U+2028)",
+			"Dog\u2028Cat",
+			"must be one line of text without control characters",
+		],
+		[
+			"two paragraphs (U+2029)",
+			"Dog\u2029Cat",
+			"must be one line of text without control characters",
 		],
 		[
 			"a right-to-left override",

@@ -1,6 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { api, createCategory, expectError, send } from "./support/api";
+import {
+	api,
+	createCategory,
+	expectError,
+	send,
+	servedDocument,
+} from "./support/api";
 
 describe("the uniform Error", () => {
 	it("answers an unknown path with 404 not_found", async () => {
@@ -34,6 +40,29 @@ describe("the uniform Error", () => {
 			"validation_error",
 		);
 		expect(error.details?.map((detail) => detail.path)).toEqual(["body.name"]);
+	});
+
+	it("answers a query parameter an operation does not define with a validation_error naming it, on every operation", async () => {
+		for (const [template, item] of Object.entries(
+			(await servedDocument()).paths,
+		)) {
+			const path = template.replaceAll(/\{\w+\}/g, "1");
+			for (const method of Object.keys(item)) {
+				for (const name of ["colour", "status[]", "Status", "Limit"]) {
+					const error = await expectError(
+						await api(`${path}?limit=5&${encodeURIComponent(name)}=x`, {
+							method: method.toUpperCase(),
+						}),
+						400,
+						"validation_error",
+					);
+					expect(error.details).toContainEqual({
+						path: `query.${name}`,
+						message: "Unknown parameter.",
+					});
+				}
+			}
+		}
 	});
 
 	it("answers malformed JSON with 400 malformed_json", async () => {

@@ -330,12 +330,16 @@ describe("GET /pets", () => {
 		]);
 	});
 
-	it("folds letter case in any script", async () => {
+	it("folds letter case in any script, and compatibility forms", async () => {
 		const pet = await createPet(cats.id, { name: "Ärgerlicher Kater" });
 		expect(await names(`categoryId=${cats.id}&name=ÄRGERLICH`)).toEqual([
 			pet.name,
 		]);
 		expect(await names(`categoryId=${cats.id}&name=ärger`)).toEqual([pet.name]);
+		expect(await names(`categoryId=${dogs.id}&name=ＲＥＸ`)).toEqual([
+			"Rex",
+			"T-Rex",
+		]);
 		await send("PATCH", `/pets/${pet.id}`, { name: "Übermut" });
 		expect(await names(`categoryId=${cats.id}&name=ÜBER`)).toEqual(["Übermut"]);
 		expect(await names(`categoryId=${cats.id}&name=ärger`)).toEqual([]);
@@ -344,7 +348,16 @@ describe("GET /pets", () => {
 	});
 
 	it("refuses a name filter of fewer than three visible characters, saying what to send", async () => {
-		for (const name of ["%", "_", "re", "r\u200be"]) {
+		for (const name of [
+			"%",
+			"_",
+			"re",
+			"r\u200be",
+			"   ",
+			"\u00a0\u00a0a",
+			"\u0301\u0301\u0301",
+			"\u2800\u2800\u2800",
+		]) {
 			const error = await expectError(
 				await api(`/pets?name=${encodeURIComponent(name)}`),
 				400,

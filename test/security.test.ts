@@ -53,6 +53,24 @@ describe("bearer authentication on writes", () => {
 		);
 	});
 
+	it("gives another scheme the bare Bearer challenge and a malformed Bearer header invalid_request (RFC 6750 §3.1)", async () => {
+		const challenges = {
+			"Basic dXNlcjpwYXNz": 'Bearer realm="petstore"',
+			"Token test-token-current-0123456789abcdef": 'Bearer realm="petstore"',
+			"Bearertest-token-current-0123456789abcdef": 'Bearer realm="petstore"',
+			Bearer: 'Bearer realm="petstore", error="invalid_request"',
+			"Bearer a b": 'Bearer realm="petstore", error="invalid_request"',
+			"Bearer to=ken": 'Bearer realm="petstore", error="invalid_request"',
+			"Bearer tök€n": 'Bearer realm="petstore", error="invalid_request"',
+			"bearer wrong-token==": 'Bearer realm="petstore", error="invalid_token"',
+		};
+		for (const [authorization, challenge] of Object.entries(challenges)) {
+			const response = await write({ authorization });
+			await expectError(response, 401, "unauthorized");
+			expect(response.headers.get("www-authenticate")).toBe(challenge);
+		}
+	});
+
 	it("answers 401 with WWW-Authenticate when the token is missing, malformed or wrong", async () => {
 		for (const authorization of [
 			undefined,
@@ -340,6 +358,43 @@ describe("request bodies", () => {
 		]) {
 			expect((await post(body(), contentType)).status).toBe(201);
 		}
+	});
+
+	it("answers 415 to any other JSON type, and never stores a character the client did not send", async () => {
+		const name = uniqueName("Latin");
+		const latin1 = new Uint8Array([
+			...new TextEncoder().encode(`{"name":"${name} Caf`),
+			0xe9,
+			...new TextEncoder().encode('"}'),
+		]);
+		for (const contentType of [
+			"application/vnd.api+json; charset=iso-8859-1",
+			"application/vnd.api+json",
+			"application/merge-patch+json",
+			"text/plain; profile=application/json",
+		]) {
+			await expectError(
+				await post(latin1, contentType),
+				415,
+				"unsupported_media_type",
+			);
+		}
+		const pet = await createPet((await createCategory()).id);
+		await expectError(
+			await api(`/pets/${pet.id}`, {
+				method: "PATCH",
+				headers: { "content-type": "application/merge-patch+json" },
+				body: JSON.stringify({ name: "Patched" }),
+			}),
+			415,
+			"unsupported_media_type",
+		);
+		expect(await (await api(`/pets/${pet.id}`)).json()).toEqual(pet);
+		// A request without a body is not held to a body's rules, whatever type its client always sends.
+		const read = { headers: { "content-type": "application/vnd.api+json" } };
+		expect((await anonymous(`/pets/${pet.id}`, read)).status).toBe(200);
+		const listed = await (await anonymous("/categories?limit=100")).text();
+		expect(listed).not.toContain(name);
 	});
 
 	it("answers 413 payload_too_large over 16 KiB", async () => {

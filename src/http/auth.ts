@@ -64,12 +64,13 @@ const acceptedDigest = async (candidate: string, env: Env) => {
 	return matched ? presented : undefined;
 };
 
-/** RFC 6750 §3: a request without credentials learns the scheme; one with a wrong token also learns why. */
-const unauthorized = (presented: boolean) =>
+/**
+ * RFC 6750 §3.1: a request without Bearer credentials (none, or another scheme) learns the scheme only; a malformed
+ * Bearer credential is an `invalid_request`, a token not accepted an `invalid_token`.
+ */
+const unauthorized = (error?: "invalid_request" | "invalid_token") =>
 	new ApiError("unauthorized", undefined, undefined, {
-		"WWW-Authenticate": presented
-			? 'Bearer realm="petstore", error="invalid_token"'
-			: 'Bearer realm="petstore"',
+		"WWW-Authenticate": `Bearer realm="petstore"${error ? `, error="${error}"` : ""}`,
 	});
 
 /**
@@ -79,12 +80,17 @@ const unauthorized = (presented: boolean) =>
  * such request is refused: the API fails closed.
  */
 export const requireToken: MiddlewareHandler<AppEnv> = async (c, next) => {
-	const header = c.req.header("authorization");
-	const presented = /^Bearer ([\w.~+/=-]+)$/i.exec(header ?? "")?.[1];
+	const bearer = /^Bearer(?: +(.*))?$/i.exec(
+		c.req.header("authorization") ?? "",
+	);
+	// RFC 6750 §2.1: the token is a b64token.
+	const presented = /^[\w.~+/-]+=*$/.exec(bearer?.[1] ?? "")?.[0];
 	const digest = presented && (await acceptedDigest(presented, c.env));
 	if (!digest) {
 		await limitFailedAuth(c);
-		throw unauthorized(header !== undefined);
+		throw unauthorized(
+			bearer ? (presented ? "invalid_token" : "invalid_request") : undefined,
+		);
 	}
 	c.set("client", new Uint8Array(digest).toHex());
 	await next();

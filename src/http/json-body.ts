@@ -8,18 +8,23 @@ const charsetOf = (contentType: string) =>
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /**
- * A JSON body is UTF-8 (RFC 8259 §8.1), or it is refused: another `charset` is 415, bytes that are not UTF-8 are
- * 400 `malformed_json` (never replaced by U+FFFD and stored). The body read here is the one the route's validator
- * parses (Hono keeps it).
+ * The one rule for every JSON body, `/mcp`'s included: it is `application/json` in UTF-8 (RFC 8259 §8.1), or it
+ * is refused. Another type that names JSON is 415, since the route validators would parse any `+json` type as
+ * plain JSON while the API speaks no JSON dialect (merge patch, JSON:API…); so is another `charset`; bytes that
+ * are not UTF-8 are 400 `malformed_json` (never replaced by U+FFFD and stored). The body read here is the one the
+ * route's validator parses (Hono keeps it).
  */
 export const utf8Json: MiddlewareHandler = async (c, next) => {
 	const contentType = c.req.header("content-type");
-	if (contentType && /^application\/json\b/i.test(contentType.trim())) {
+	if (contentType && c.req.raw.body && /json/i.test(contentType)) {
 		const charset = charsetOf(contentType);
-		if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
+		if (
+			!/^application\/json\s*(;|$)/i.test(contentType) ||
+			(charset !== undefined && charset !== "utf-8" && charset !== "utf8")
+		) {
 			throw new ApiError(
 				"unsupported_media_type",
-				`The request body must be application/json in UTF-8, not ${charset}.`,
+				"The request body must be application/json in UTF-8.",
 			);
 		}
 		try {

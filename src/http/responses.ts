@@ -32,7 +32,7 @@ const errorHeaders: Partial<Record<ErrorCode, Record<string, ResponseHeader>>> =
 			"WWW-Authenticate": {
 				required: true,
 				description:
-					'How to authenticate: the `Bearer` scheme, with `error="invalid_token"` when the token sent is not accepted (RFC 6750).',
+					'How to authenticate: the `Bearer` scheme, with `error="invalid_request"` when the `Authorization` header is a malformed Bearer credential and `error="invalid_token"` when the token sent is not accepted (RFC 6750 §3.1).',
 				schema: { type: "string" },
 			},
 		},

@@ -39,6 +39,8 @@ type ApiRouteConfig = Omit<
 		operationId: string;
 		summary: string;
 		description: string;
+		/** The query is an object, so that a parameter it does not define can be refused. */
+		request?: RouteConfig["request"] & { query?: z.ZodObject };
 		/** The one tag that groups the operation. */
 		tag: string;
 		/**
@@ -134,12 +136,13 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 			deprecationHeaders(lifecycle.deprecated, documentationOf(route)),
 		);
 	}
-	if (config.request?.body) {
-		implied.push("malformed_json", "unsupported_media_type");
-	}
 	if (write) {
-		// Every request body is size-limited, including those an operation ignores.
-		implied.push("payload_too_large");
+		// Every request body is size-limited and held to the JSON rules, including those an operation ignores.
+		implied.push(
+			"payload_too_large",
+			"malformed_json",
+			"unsupported_media_type",
+		);
 	}
 	// Authentication first: the write budget is the token's, and a request that fails it spends its own.
 	if (auth) {
@@ -167,6 +170,8 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	const declared = config.request?.headers;
 	const request = {
 		...config.request,
+		// A parameter the operation does not define (`status[]`, a wrong case) is refused, never ignored.
+		query: (config.request?.query ?? z.object({})).strict(),
 		headers:
 			declared instanceof z.ZodObject
 				? declared.extend(headers)

@@ -17,7 +17,7 @@ const toDetails = (error: ZodError, location: string): ErrorDetail[] =>
 		if (issue.code === "unrecognized_keys") {
 			return issue.keys.map((key) => ({
 				path: [...path, key].join("."),
-				message: "Unknown field.",
+				message: `Unknown ${location === "body" ? "field" : "parameter"}.`,
 			}));
 		}
 		return [{ path: path.join("."), message: issue.message }];

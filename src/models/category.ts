@@ -1,11 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { Id } from "./id";
 import { limits } from "./limits";
-import { name, text } from "./text";
+import { name, nameRules, text } from "./text";
 
 const fields = {
 	name: name(limits.categoryName).openapi({
-		description: "Unique, compared case-insensitively in any script.",
+		description: `${nameRules} Unique once folded: compatibility forms (NFKC) and letter case in any script, invisible characters ignored, so \`Ｄｏｇ\` and \`dog\` are \`Dog\`.`,
 		example: "Dog",
 	}),
 	description: text(limits.categoryDescription)

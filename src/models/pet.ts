@@ -2,11 +2,11 @@ import { z } from "@hono/zod-openapi";
 import { Id } from "./id";
 import { limits } from "./limits";
 import { PetStatus } from "./pet-status";
-import { name } from "./text";
+import { name, nameRules } from "./text";
 
 const fields = {
 	name: name(limits.petName).openapi({
-		description: "Trimmed; never blank.",
+		description: nameRules,
 		example: "Rex",
 	}),
 	categoryId: Id.openapi({

@@ -19,13 +19,19 @@ export const text = (max: number) =>
  */
 const bidiControls = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
-/** Characters that show nothing: separators and default-ignorable code points (zero-width spaces and joiners…). */
-export const invisible = /[\p{White_Space}\p{Default_Ignorable_Code_Point}]/gu;
+/** A character that prints: a letter, number, punctuation or symbol, but not a blank (U+2800, Hangul fillers). */
+const printing =
+	/[[\p{L}\p{N}\p{P}\p{S}]--[\p{Default_Ignorable_Code_Point}\u2800]]/v;
 
-/**
- * A name: trimmed, one line of well-formed Unicode without control characters, holding a visible character and no
- * bidirectional control.
- */
+/** How many characters of `value` print: spaces, format characters, blanks and combining marks do not count. */
+export const printingCharacters = (value: string) =>
+	[...value].filter((character) => printing.test(character)).length;
+
+/** What a name holds, as the document states it. */
+export const nameRules =
+	"Trimmed; holds a character that prints (spaces, format characters, blanks such as U+2800 and lone combining marks do not count), and no control, bidirectional, line or paragraph separator characters.";
+
+/** A name, as {@link nameRules} states it: one line of well-formed Unicode that prints. */
 export const name = (max: number) =>
 	z
 		.string()
@@ -34,11 +40,11 @@ export const name = (max: number) =>
 		.min(1, { abort: true })
 		.max(max)
 		.refine(
-			(value) => value.isWellFormed() && !/\p{Cc}/u.test(value),
+			(value) => value.isWellFormed() && !/[\p{Cc}\p{Zl}\p{Zp}]/u.test(value),
 			"must be one line of text without control characters",
 		)
 		.refine(
-			(value) => value.replace(invisible, "") !== "",
+			(value) => printingCharacters(value) > 0,
 			"must contain a visible character",
 		)
 		.refine(

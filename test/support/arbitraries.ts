@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { printingCharacters } from "../../src/models/text";
 import type { JsonSchema } from "./contract";
 
 export type Components = Record<string, JsonSchema>;
@@ -6,8 +7,14 @@ export type Components = Record<string, JsonSchema>;
 const text = (min: number, max: number) =>
 	fc
 		.string({ unit: "grapheme", minLength: min, maxLength: max })
-		// The API trims names and counts UTF-16 code units, as zod does.
-		.filter((value) => value.length <= max && value.trim().length >= min);
+		// The API trims names and counts UTF-16 code units, as zod does; a name prints, on one line.
+		.filter(
+			(value) =>
+				value.length <= max &&
+				value.trim().length >= min &&
+				(value === "" ||
+					(printingCharacters(value) > 0 && !/[\u2028\u2029]/.test(value))),
+		);
 
 /**
  * An arbitrary of the values a schema of the document accepts: the same zod schemas that validate requests

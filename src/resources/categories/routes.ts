@@ -38,7 +38,8 @@ export const createCategory = apiRoute({
 	idempotent: true,
 	tag,
 	summary: "Add a category",
-	description: "Names are unique, compared case-insensitively.",
+	description:
+		"Names are unique once folded (compatibility forms and letter case).",
 	request: { body: jsonBody(NewCategory, "The category to add.") },
 	errors: ["category_exists"],
 	responses: {

@@ -8,7 +8,7 @@ import { limits } from "../../models/limits";
 import { nameKey } from "../../models/name-key";
 import { NewPet, Pet, PetPatch, Pets } from "../../models/pet";
 import { statusQuery } from "../../models/pet-status";
-import { text } from "../../models/text";
+import { printingCharacters, text } from "../../models/text";
 
 const tag = "Animals";
 const nameTooShort =
@@ -30,7 +30,10 @@ export const listPets = apiRoute({
 			name: text(limits.petName)
 				// Every list reads a bounded number of rows: the name index holds runs of three characters.
 				.min(3, nameTooShort)
-				.refine((value) => [...nameKey(value)].length >= 3, nameTooShort)
+				.refine(
+					(value) => printingCharacters(nameKey(value)) >= 3,
+					nameTooShort,
+				)
 				.optional()
 				.openapi({
 					description:
