@@ -16,39 +16,34 @@ export type Steps<T> = Record<string, Statement<T>>;
 
 /** GET /pets/{petId}: one statement, outside any batch. */
 export const readPet: Statement<{ petId: number }> = {
-	sql: `select "id", "name", "category_id", "status", '"' || "pets"."version" || '"' from "pets" where "pets"."id" = ?`,
+	sql: `select json_object('id', "pets"."id", 'name', "pets"."name", 'categoryId', "pets"."category_id", 'status', "pets"."status"), '"' || "pets"."version" || '"' from "pets" where "pets"."id" = ?`,
 	params: ({ petId }) => [petId],
 };
 
 /** POST /pets: the pet, its inventory item and its event, in one batch, and the pet as created. */
 export const createPet = {
 	pet: {
-		sql: `insert into "pets" ("id", "name", "name_key", "category_id", "status", "version") select NULL as "id", ? as "name", ? as "name_key", "id", ? as "status", 1 as "version" from "categories" where ("categories"."id" = ? and 1)`,
+		sql: `insert into "pets" ("id", "name", "name_key", "category_id", "status", "version") select ? as "id", ? as "name", ? as "name_key", ? as "category_id", ? as "status", ? as "version" from (SELECT 1) where (1 and EXISTS (SELECT 1 FROM "categories" WHERE "categories"."id" = ?)) on conflict do nothing`,
 		params: ({ name, categoryId, status = "available" }) => [
+			null,
 			name,
 			nameKey(name),
+			categoryId,
 			status,
+			1,
 			categoryId,
 		],
 	},
 	inventoryItem: {
-		sql: `insert into "inventory" ("pet_id", "quantity", "version") select "id", 0 as "quantity", 1 as "version" from "pets" where ("pets"."id" = (SELECT max("pets"."id") FROM "pets") and changes() = 1)`,
-		params: () => [],
+		sql: `insert into "inventory" ("pet_id", "quantity", "version") select (SELECT max("pets"."id") FROM "pets") as "pet_id", ? as "quantity", ? as "version" from (SELECT 1) where changes() = 1 on conflict do nothing`,
+		params: () => [0, 1],
 	},
 	event: {
-		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select NULL as "id", ? as "type", ? || "pets"."id" as "subject", ? as "created_at", json_object(?, "pets"."id", ?, "pets"."name", ?, "pets"."category_id", ?, "pets"."status") as "data", NULL as "fanned_out_at" from "pets" where ("pets"."id" = (SELECT max("pets"."id") FROM "pets") and changes() = 1)`,
-		params: ({ now }) => [
-			"pet.created",
-			"/pets/",
-			now,
-			"id",
-			"name",
-			"categoryId",
-			"status",
-		],
+		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select ? as "id", ? as "type", ? || "pets"."id" as "subject", ? as "created_at", json_object('id', "pets"."id", 'name', "pets"."name", 'categoryId', "pets"."category_id", 'status', "pets"."status") as "data", ? as "fanned_out_at" from "pets" where ("pets"."id" = (SELECT max("pets"."id") FROM "pets") and changes() = 1)`,
+		params: ({ now }) => [null, "pet.created", "/pets/", now, null],
 	},
 	created: {
-		sql: `select "id", "name", "category_id", "status", '"' || "pets"."version" || '"' from "pets" where "pets"."id" = (SELECT max("pets"."id") FROM "pets")`,
+		sql: `select json_object('id', "pets"."id", 'name', "pets"."name", 'categoryId', "pets"."category_id", 'status', "pets"."status"), '"' || "pets"."version" || '"' from "pets" where "pets"."id" = (SELECT max("pets"."id") FROM "pets")`,
 		params: () => [],
 	},
 } satisfies Steps<{ name: string; categoryId: number; status?: string }>;
@@ -70,40 +65,33 @@ export const placeOrder = {
 		],
 	},
 	order: {
-		sql: `insert into "orders" ("id", "pet_id", "quantity", "ship_date", "complete", "version") select NULL as "id", ? as "pet_id", ? as "quantity", ? as "ship_date", 0 as "complete", 1 as "version" from (SELECT 1) where changes() = 1`,
+		sql: `insert into "orders" ("id", "pet_id", "quantity", "ship_date", "complete", "version") select ? as "id", ? as "pet_id", ? as "quantity", ? as "ship_date", ? as "complete", ? as "version" from (SELECT 1) where changes() = 1 on conflict do nothing`,
 		params: ({ petId, quantity, shipDate, now }) => [
+			null,
 			petId,
 			quantity,
 			shipDate ?? now,
+			0,
+			1,
 		],
 	},
 	event: {
-		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select NULL as "id", ? as "type", ? || "orders"."id" as "subject", ? as "created_at", json_object(?, "orders"."id", ?, "orders"."pet_id", ?, "orders"."quantity", ?, "orders"."ship_date", ?, json(CASE WHEN "orders"."complete" THEN 'true' ELSE 'false' END)) as "data", NULL as "fanned_out_at" from "orders" where ("orders"."id" = (SELECT max("orders"."id") FROM "orders") and changes() = 1)`,
-		params: ({ now }) => [
-			"order.placed",
-			"/store/orders/",
-			now,
-			"id",
-			"petId",
-			"quantity",
-			"shipDate",
-			"complete",
-		],
+		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select ? as "id", ? as "type", ? || "orders"."id" as "subject", ? as "created_at", json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" THEN 'true' ELSE 'false' END)) as "data", ? as "fanned_out_at" from "orders" where ("orders"."id" = (SELECT max("orders"."id") FROM "orders") and changes() = 1)`,
+		params: ({ now }) => [null, "order.placed", "/store/orders/", now, null],
 	},
 	inventoryEvent: {
-		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select NULL as "id", ? as "type", ? || "inventory"."pet_id" as "subject", ? as "created_at", json_object(?, "inventory"."pet_id", ?, "inventory"."quantity", ?, "pets"."status") as "data", NULL as "fanned_out_at" from "inventory" inner join "pets" on "pets"."id" = "inventory"."pet_id" where ("inventory"."pet_id" = ? and changes() = 1)`,
+		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select ? as "id", ? as "type", ? || "inventory"."pet_id" as "subject", ? as "created_at", json_object('petId', "inventory"."pet_id", 'quantity', "inventory"."quantity", 'status', "pets"."status") as "data", ? as "fanned_out_at" from "inventory" inner join "pets" on "pets"."id" = "inventory"."pet_id" where ("inventory"."pet_id" = ? and changes() = 1)`,
 		params: ({ petId, now }) => [
+			null,
 			"inventory.updated",
 			"/store/inventory/",
 			now,
-			"petId",
-			"quantity",
-			"status",
+			null,
 			petId,
 		],
 	},
 	placed: {
-		sql: `select "id", "pet_id", "quantity", "ship_date", "complete", '"' || "orders"."version" || '"' from "orders" where "orders"."id" = (SELECT max("orders"."id") FROM "orders")`,
+		sql: `select json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" THEN 'true' ELSE 'false' END)), '"' || "orders"."version" || '"' from "orders" where "orders"."id" = (SELECT max("orders"."id") FROM "orders")`,
 		params: () => [],
 	},
 } satisfies Steps<{ petId: number; quantity: number; shipDate?: string }>;

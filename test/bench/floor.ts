@@ -38,8 +38,11 @@ const batch = async <S extends Steps<never>>(
 	) as Record<keyof S, Row[]>;
 };
 
-/** A row's columns in the order the statement returns them, as the API's Drizzle reads them. */
-const columns = (row: Row) => Object.values(row);
+/** A row's resource (JSON built in SQL, as the API's statements build it) and its ETag. */
+const resource = (row: unknown[]): [object, unknown] => [
+	JSON.parse(String(row[0])),
+	row[1],
+];
 
 /** The answer with the resource, its `ETag` and the session's bookmark. */
 const answer = (
@@ -93,17 +96,16 @@ export const createFloor = ({ now = Date.now }: { now?: () => number } = {}) =>
 					.bind(...readPet.params({ petId: Number(petId), now: at }))
 					.raw();
 				if (!row) return new Response(null, { status: 404 });
-				const [id, name, categoryId, status, etag] = row;
-				return answer(db, 200, [{ id, name, categoryId, status }, etag]);
+				return answer(db, 200, resource(row));
 			}
 			if (request.method === "POST" && url.pathname === "/pets") {
 				const body = await request.json<{ name: string; categoryId: number }>();
 				const { created } = await batch(db, createPet, { ...body, now: at });
 				if (!created[0]) return new Response(null, { status: 422 });
-				const [id, name, categoryId, status, etag] = columns(created[0]);
+				const [pet, etag] = resource(Object.values(created[0]));
 				return nudged(
-					answer(db, 201, [{ id, name, categoryId, status }, etag], {
-						Location: `/pets/${id}`,
+					answer(db, 201, [pet, etag], {
+						Location: `/pets/${(pet as { id: number }).id}`,
 					}),
 				);
 			}
@@ -116,19 +118,11 @@ export const createFloor = ({ now = Date.now }: { now?: () => number } = {}) =>
 				if (!placed[0]) {
 					return new Response(null, { status: probe[0].pet ? 409 : 422 });
 				}
-				const [id, petId, quantity, shipDate, complete, etag] = columns(
-					placed[0],
-				);
+				const [order, etag] = resource(Object.values(placed[0]));
 				return nudged(
-					answer(
-						db,
-						201,
-						[
-							{ id, petId, quantity, shipDate, complete: Boolean(complete) },
-							etag,
-						],
-						{ Location: `/store/orders/${id}` },
-					),
+					answer(db, 201, [order, etag], {
+						Location: `/store/orders/${(order as { id: number }).id}`,
+					}),
 				);
 			}
 			return new Response(null, { status: 404 });
