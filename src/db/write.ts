@@ -62,7 +62,7 @@ const rowOf = <T extends SQLiteTable>(table: T, values: RowValues<T>) =>
  * Inserts one row of `table`, `values` by field name, only where `where` holds; a row that a unique index
  * already holds is not inserted either.
  */
-export const insertWhere = <T extends SQLiteTable>(
+const insertWhere = <T extends SQLiteTable>(
 	db: Db,
 	table: T,
 	values: RowValues<T>,
@@ -285,15 +285,15 @@ type Refusal<K extends string> =
 			error: (why: Record<K, boolean>) => ApiError;
 	  };
 
-type Create<R extends Resource, K extends string, A> = {
+type Create<R extends Resource, K extends string, A, T extends SQLiteTable> = {
 	/** The new row's fields, by name; the table gives the rest (its defaults). */
 	values: RowValues<R["table"]>;
 	/** What must hold for it to be created (its category exists). */
 	when?: SQL;
 	/** Made first (taking an order's stock): the resource is created only when it changed a row. */
 	before?: (allowed: SQL) => Step;
-	/** Inserted with the new row, which `created` tells (a pet's inventory item). */
-	after?: (created: SQL) => Step;
+	/** A row inserted with the new one (a pet's inventory item): its table, and its values by field name. */
+	alongside?: { into: T; values: RowValues<T> };
 	/** The events it records: of the new resource by their type, or of another. */
 	events: (EventType | EventOf)[];
 	/** Why nothing was created: a unique index, or a condition that did not hold. */
@@ -314,10 +314,11 @@ export const create = async <
 	R extends Resource,
 	K extends string = never,
 	A = Omit<Answered<R>, "etag">,
+	T extends SQLiteTable = SQLiteTable,
 >(
 	{ db, now, key }: WriteContext,
 	resource: R,
-	create: Create<R, K, A>,
+	create: Create<R, K, A, T>,
 ): Promise<A & { etag: string }> => {
 	const at = new Date(now).toISOString();
 	const answer = create.answer ?? resource.json;
@@ -350,7 +351,9 @@ export const create = async <
 			create.values,
 			create.when ? (and(inserted, create.when) as SQL) : inserted,
 		),
-		after: create.after?.(changed),
+		alongside:
+			create.alongside &&
+			insertWhere(db, create.alongside.into, create.alongside.values, changed),
 		...Object.fromEntries(
 			create.events.map((event, index) => [
 				`event${index}`,

@@ -5,13 +5,7 @@ import { petsNamed } from "../../db/pet-names";
 import { inventoryItem, pet } from "../../db/resources";
 import { categories, inventory, orders, pets } from "../../db/schema";
 import { walkEach } from "../../db/walks";
-import {
-	changeOne,
-	create,
-	exists,
-	insertWhere,
-	type WriteContext,
-} from "../../db/write";
+import { changeOne, create, exists, type WriteContext } from "../../db/write";
 import type { Page, Window } from "../../http/pagination";
 import { ApiError } from "../../models/error";
 import type { NewPet, Pet, PetPatch } from "../../models/pet";
@@ -74,8 +68,7 @@ export const createPet = (ctx: WriteContext, fields: NewPet) =>
 	create(ctx, pet, {
 		values: withNameKey(fields),
 		when: exists(categories, eq(categories.id, fields.categoryId)),
-		after: (created) =>
-			insertWhere(ctx.db, inventory, { petId: pet.newest }, created),
+		alongside: { into: inventory, values: { petId: pet.newest } },
 		events: ["pet.created"],
 		refused: unknownCategory(fields.categoryId),
 	});
