@@ -150,10 +150,6 @@ const changes = (result: { meta: { changes: number } } | undefined) =>
 /** The resource as the API answers it, with its ETag. */
 type Answered<R extends Resource> = Awaited<ReturnType<R["find"]>>;
 
-/** A row of a resource's `tagged` query, as a write answers it. */
-const withETag = <A>(row: { answer: unknown; etag: string } | undefined) =>
-	row && ({ ...(row.answer as object), etag: row.etag } as A);
-
 /** The fields a `PUT` clears when it does not carry them: its own table's optional columns, to their default. */
 const cleared = (resource: Resource) =>
 	Object.fromEntries(
@@ -268,7 +264,10 @@ export async function changeOne<R extends Resource>(
 		event: recorded(),
 		after: update ? resource.tagged(db, id) : undefined,
 	});
-	const answered = withETag<Answered<R>>(after?.[0]);
+	const [changedRow] = after ?? [];
+	const answered =
+		changedRow &&
+		({ ...changedRow.answer, etag: changedRow.etag } as Answered<R>);
 	if (changes(main) > 0) return answered;
 	const [{ found, current: stillCurrent, unchanged }] = state;
 	if (!found) throw resource.notFound(id);
