@@ -11,9 +11,10 @@ import { servedFrom } from "./http/code-samples";
 import { cors } from "./http/cors";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
 import { utf8Json } from "./http/json-body";
+import { limitReads } from "./http/rate-limit";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./http/secure-headers";
 import { validationHook } from "./http/validation";
-import { mcp, mcpPath } from "./mcp";
+import { mcp, mcpDoor, mcpPath } from "./mcp";
 import { bearerAuth, documentConfig } from "./openapi";
 import { reference } from "./reference";
 import { categoriesRouter } from "./resources/categories";
@@ -39,6 +40,8 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	// invocation logs (`[observability]`) record each request's method, URL, status and duration.
 	app.use(requestId(), except(referencePages, apiSecurityHeaders));
 	app.use(referencePages, pageSecurityHeaders);
+	// Before any rule of the API's: an agent's request is refused in JSON-RPC, the only shape it reads.
+	app.use(mcpPath, mcpDoor);
 	// Stored by no cache unless a route says otherwise (src/http/route.ts): a refused body is answered here.
 	app.use(cacheControl("no-store"), cors, limitBody, utf8Json);
 	app.use(methodNotAllowed({ app, onMethodNotAllowed }));
@@ -75,7 +78,7 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	});
 	// The transport of the tools, not an operation: like /doc and /reference it is not in the document, whose
 	// description points to it (API.md §12).
-	app.post(mcpPath, mcp(app));
+	app.post(mcpPath, limitReads, mcp(app));
 	app.notFound(onNotFound);
 	app.onError(onError);
 	return routes;

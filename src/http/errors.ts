@@ -5,7 +5,8 @@ import { ApiError, type ErrorBody, type ErrorDetail } from "../models/error";
 import { type ErrorCode, statusOf } from "../models/error-codes";
 import { failedPart, retryAfterSeconds, unavailableMessage } from "./platform";
 
-const errorBody = (
+/** The `Error` body of an error code, as every error response carries it. */
+export const errorBody = (
 	code: ErrorCode,
 	message: string,
 	details?: ErrorDetail[],
