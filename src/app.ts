@@ -11,7 +11,6 @@ import { servedFrom } from "./http/code-samples";
 import { cors } from "./http/cors";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
 import { utf8Json } from "./http/json-body";
-import { limitReads } from "./http/rate-limit";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./http/secure-headers";
 import { validationHook } from "./http/validation";
 import { mcp, mcpDoor, mcpPath } from "./mcp";
@@ -78,7 +77,7 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	});
 	// The transport of the tools, not an operation: like /doc and /reference it is not in the document, whose
 	// description points to it (API.md §12).
-	app.post(mcpPath, limitReads, mcp(app));
+	app.post(mcpPath, mcp(app));
 	app.notFound(onNotFound);
 	app.onError(onError);
 	return routes;

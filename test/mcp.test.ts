@@ -751,20 +751,48 @@ describe("the /mcp door holds the API's rules", () => {
 		expect(categories.map((category) => category.name)).not.toContain(name);
 	});
 
-	it("counts /mcp requests on the read budget of the address", async () => {
+	it("counts every /mcp request on one budget: its operation's when a tool call reaches it, else the read budget", async () => {
 		const limited = testApp({ bindings: { READ_LIMITER: env.TINY_LIMITER } });
-		const address = { "cf-connecting-ip": "198.51.100.33" };
+		const send = (body: unknown, address: string) =>
+			post(body, { "cf-connecting-ip": address }, limited);
+		const listed = "198.51.100.33";
 		for (let request = 0; request < 2; request++) {
-			expect((await post(message("tools/list"), address, limited)).status).toBe(
-				200,
-			);
+			expect((await send(message("tools/list"), listed)).status).toBe(200);
 		}
-		const refused = await post(message("tools/list"), address, limited);
+		const refused = await send(message("tools/list"), listed);
 		expect(refused.status).toBe(429);
 		expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
 		expect(await refused.json()).toMatchObject({
 			error: { code: -32000, data: { code: "rate_limited", status: 429 } },
 		});
+
+		const pet = await stockedPet(1);
+		const read = message("tools/call", {
+			name: "getInventoryItem",
+			arguments: { petId: pet.id },
+		});
+		const reader = "198.51.100.34";
+		for (let request = 0; request < 2; request++) {
+			expect((await rpc(await send(read, reader))).result).toMatchObject({
+				structuredContent: { quantity: 1 },
+			});
+		}
+		expect((await rpc(await send(read, reader))).result).toMatchObject({
+			isError: true,
+			structuredContent: { code: "rate_limited" },
+		});
+
+		const invalid = message("tools/call", {
+			name: "getInventoryItem",
+			arguments: { petId: "." },
+		});
+		const prober = "198.51.100.35";
+		for (let request = 0; request < 2; request++) {
+			expect((await rpc(await send(invalid, prober))).result).toMatchObject({
+				structuredContent: { code: "validation_error" },
+			});
+		}
+		expect((await send(invalid, prober)).status).toBe(429);
 	});
 
 	it("answers the transport's own errors in JSON-RPC: a body too large, JSON that is not, bytes that are not UTF-8", async () => {

@@ -59,6 +59,8 @@ const partsOf = (tool: ApiTool, args: unknown) => {
 		if (value !== undefined) text[place][name] = asText(value);
 	}
 	for (const [place, key, target] of parts) {
+		// A part without arguments cannot leave the route; the app itself says what it lacks.
+		if (!Object.keys(text[place]).length) continue;
 		const schema = tool.route.request?.[key] as z.ZodType | undefined;
 		for (const check of place === "header" ? [headerText, schema] : [schema]) {
 			const result = check?.safeParse(text[place]);
@@ -119,9 +121,9 @@ export const resultOf = async (response: Response): Promise<CallToolResult> => {
 		content: [
 			{
 				type: "text",
-				text: structured
+				text: Array.isArray(body)
 					? JSON.stringify(structured)
-					: `${response.status} ${response.statusText || "No Content"}`,
+					: raw || `${response.status} ${response.statusText || "No Content"}`,
 			},
 		],
 		...(structured && { structuredContent: structured }),

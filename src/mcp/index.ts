@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, Handler, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
+import { limitReads } from "../http/rate-limit";
 import { ApiError, type ErrorBody } from "../models/error";
 import type { Message } from "./server";
 import type { ApiTool } from "./tools";
@@ -76,28 +77,42 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 				"One JSON-RPC message per request: batches are not part of the protocol.",
 			);
 		}
-		const requested =
-			message?.params?._meta?.["io.modelcontextprotocol/protocolVersion"];
-		if (typeof requested === "string" && requested !== current) {
-			const data = { supported: versions, requested };
-			const error = { code: -32022, message: "Unsupported protocol version" };
-			return rpcError(c, 400, { ...error, data }, message.id ?? null);
-		}
 		const [{ toolsOf }, { serveMcp }] = await Promise.all([
 			import("./tools"),
 			import("./server"),
 		]);
 		tools ??= toolsOf(app);
+		const requested =
+			message?.params?._meta?.["io.modelcontextprotocol/protocolVersion"];
 		const headers = new Headers({ "x-request-id": c.var.requestId });
 		for (const name of ["authorization", "cf-connecting-ip"]) {
 			const value = c.req.header(name);
 			if (value) headers.set(name, value);
 		}
-		const answer = await serveMcp(c.req.raw, message, tools, {
-			fetch: (request) => app.fetch(request, c.env, c.executionCtx),
-			origin: new URL(c.req.url).origin,
-			headers,
-		});
+		let reached = false;
+		const answer =
+			typeof requested === "string" && requested !== current
+				? rpcError(
+						c,
+						400,
+						{
+							code: -32022,
+							message: "Unsupported protocol version",
+							data: { supported: versions, requested },
+						},
+						message.id ?? null,
+					)
+				: await serveMcp(c.req.raw, message, tools, {
+						fetch: (request) => {
+							reached = true;
+							return app.fetch(request, c.env, c.executionCtx);
+						},
+						origin: new URL(c.req.url).origin,
+						headers,
+					});
+		// One unit of one budget per request: a tool call that reached its operation spent that operation's, as the
+		// REST request does; anything else spends the read budget of the address.
+		if (!reached) await limitReads(c, async () => {});
 		// Through the context, so that the answer carries the request id, the secure headers and `no-store` (an
 		// event stream's own says `no-cache`).
 		return c.body(

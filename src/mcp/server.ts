@@ -11,7 +11,11 @@ import type { ApiTool } from "./tools";
 /** A JSON-RPC message, as far as the door reads it. */
 export type Message = {
 	id?: unknown;
-	params?: { _meta?: Record<string, unknown>; arguments?: unknown };
+	params?: {
+		_meta?: Record<string, unknown>;
+		name?: unknown;
+		arguments?: unknown;
+	};
 };
 
 /** Any client may keep the tools and the discovery for an hour: they change only with a deploy. */
