@@ -12,7 +12,7 @@ export const mcpPath = "/mcp";
 
 /** The revision that names itself in each request's `_meta`; the one with `initialize` is served beside it. */
 const current = "2026-07-28";
-const versions = [current, "2025-11-25"];
+const versionKey = "io.modelcontextprotocol/protocolVersion";
 
 /** A JSON-RPC error: the one shape of answer an MCP client reads, whatever went wrong. */
 const rpcError = (
@@ -22,11 +22,18 @@ const rpcError = (
 	id: unknown = null,
 ) => c.json({ jsonrpc: "2.0", id, error }, status as ContentfulStatusCode);
 
-/** JSON-RPC's code for what the API refused on the way in: the JSON, the one message, or anything else. */
-const rpcCodes: Record<string, number> = {
-	malformed_json: -32700,
-	validation_error: -32600,
-};
+/** The spec's answer to a revision not served: the ones that are. */
+const unsupported = (c: Context, requested: string, id: unknown = null) =>
+	rpcError(
+		c,
+		400,
+		{
+			code: -32022,
+			message: "Unsupported protocol version",
+			data: { supported: [current, "2025-11-25"], requested },
+		},
+		id,
+	);
 
 /**
  * The door of `/mcp`: a page of another origin than the API's own, or than one of `MCP_ALLOWED_ORIGINS`, is
@@ -50,7 +57,10 @@ export const mcpDoor: MiddlewareHandler<AppEnv> = async (c, next) => {
 	if (c.error) {
 		const error = await c.res.json<ErrorBody>();
 		c.res = rpcError(c, error.status, {
-			code: rpcCodes[error.code] ?? -32000,
+			// JSON-RPC's own codes for JSON that is not, and for more than one message.
+			code:
+				{ malformed_json: -32700, validation_error: -32600 }[error.code] ??
+				-32000,
 			message: error.message,
 			data: error,
 		});
@@ -82,26 +92,16 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 			import("./server"),
 		]);
 		tools ??= toolsOf(app);
-		const requested =
-			message?.params?._meta?.["io.modelcontextprotocol/protocolVersion"];
 		const headers = new Headers({ "x-request-id": c.var.requestId });
 		for (const name of ["authorization", "cf-connecting-ip"]) {
 			const value = c.req.header(name);
 			if (value) headers.set(name, value);
 		}
 		let reached = false;
+		const requested = message?.params?._meta?.[versionKey];
 		const answer =
 			typeof requested === "string" && requested !== current
-				? rpcError(
-						c,
-						400,
-						{
-							code: -32022,
-							message: "Unsupported protocol version",
-							data: { supported: versions, requested },
-						},
-						message.id ?? null,
-					)
+				? unsupported(c, requested, message.id)
 				: await serveMcp(c.req.raw, message, tools, {
 						fetch: (request) => {
 							reached = true;
