@@ -13,7 +13,7 @@ import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
 import { utf8Json } from "./http/json-body";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./http/secure-headers";
 import { validationHook } from "./http/validation";
-import { mcp, mcpPath } from "./mcp";
+import { mcp, mcpDoor, mcpPath } from "./mcp";
 import { bearerAuth, documentConfig } from "./openapi";
 import { reference } from "./reference";
 import { categoriesRouter } from "./resources/categories";
@@ -39,6 +39,8 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	// invocation logs (`[observability]`) record each request's method, URL, status and duration.
 	app.use(requestId(), except(referencePages, apiSecurityHeaders));
 	app.use(referencePages, pageSecurityHeaders);
+	// Before any rule of the API's: an agent's request is refused in JSON-RPC, the only shape it reads.
+	app.use(mcpPath, mcpDoor);
 	// Stored by no cache unless a route says otherwise (src/http/route.ts): a refused body is answered here.
 	app.use(cacheControl("no-store"), cors, limitBody, utf8Json);
 	app.use(methodNotAllowed({ app, onMethodNotAllowed }));

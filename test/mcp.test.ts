@@ -1,10 +1,13 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { createRoute, z } from "@hono/zod-openapi";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+	Client,
+	StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
+import { flagsOf } from "../src/http/route";
 import {
 	anonymous,
 	origin,
@@ -15,12 +18,21 @@ import {
 	token,
 } from "./support/api";
 
-/** An MCP client of `/mcp`, over the app's own `fetch`, sending `headers` with every request. */
+const current = "2026-07-28";
+
+/**
+ * An MCP client of `/mcp`, over the app's own `fetch`, sending `headers` with every request: pinned to the current
+ * revision unless `legacy` (a 2025-11-25 client, which opens with `initialize`).
+ */
 const connect = async (
 	headers: Record<string, string> = { authorization: `Bearer ${token}` },
 	request: (request: Request) => Promise<Response> = testApp().request,
+	{ legacy = false } = {},
 ) => {
-	const client = new Client({ name: "petstore-test", version: "1.0.0" });
+	const client = new Client(
+		{ name: "petstore-test", version: "1.0.0" },
+		legacy ? {} : { versionNegotiation: { mode: { pin: current } } },
+	);
 	await client.connect(
 		new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), {
 			requestInit: { headers },
@@ -30,18 +42,131 @@ const connect = async (
 	return client;
 };
 
-const operationIds = async () =>
-	Object.values((await servedDocument()).paths).flatMap((item) =>
-		Object.values(item as Record<string, { operationId?: string }>).flatMap(
-			(operation) => operation.operationId ?? [],
-		),
+/** The body of one message of the current revision: its `_meta` says which. */
+const message = (method: string, params: Record<string, unknown> = {}) => ({
+	jsonrpc: "2.0",
+	id: 1,
+	method,
+	params: {
+		...params,
+		_meta: {
+			"io.modelcontextprotocol/protocolVersion": current,
+			"io.modelcontextprotocol/clientCapabilities": {},
+		},
+	},
+});
+
+/** POSTs `body` to /mcp with the headers of the current revision that mirror it, and `headers`. */
+const post = (
+	body: unknown,
+	headers: Record<string, string> = {},
+	app = testApp(),
+) => {
+	const { method, params } = (body ?? {}) as {
+		method?: string;
+		params?: { name?: string };
+	};
+	return app.request("/mcp", {
+		method: "POST",
+		headers: {
+			"content-type": "application/json",
+			accept: "application/json, text/event-stream",
+			"mcp-protocol-version": current,
+			...(method && { "mcp-method": method }),
+			...(params?.name && { "mcp-name": params.name }),
+			...headers,
+		},
+		body: typeof body === "string" ? body : JSON.stringify(body),
+	});
+};
+
+/** A JSON-RPC answer, sent as JSON or as the one event of a stream. */
+const rpc = async (answer: Response) => {
+	const text = await answer.text();
+	return JSON.parse(
+		answer.headers.get("content-type")?.startsWith("text/event-stream")
+			? (/^data: (.+)$/m.exec(text)?.[1] ?? "")
+			: text,
 	);
+};
+
+/** A `tools/call` of the current revision, as the raw JSON-RPC answer. */
+const call = async (
+	name: string,
+	args: unknown,
+	headers: Record<string, string> = { authorization: `Bearer ${token}` },
+) => rpc(await post(message("tools/call", { name, arguments: args }), headers));
+
+const operations = async () =>
+	Object.values((await servedDocument()).paths).flatMap((item) =>
+		Object.values(item as Record<string, DocumentOperation>),
+	);
+
+type DocumentOperation = {
+	operationId: string;
+	parameters?: { name: string; in: string; description?: string }[];
+};
+
+const toolsByName = async () =>
+	Object.fromEntries(
+		(await (await connect({})).listTools()).tools.map((tool) => [
+			tool.name,
+			tool,
+		]),
+	);
+
+/** What the MCP Inspector's portability check (--strict) reports about a schema and every schema inside it. */
+const unportable = (schema: unknown, at = ""): string[] => {
+	if (typeof schema !== "object" || schema === null) {
+		return [`${at}: not a schema object`];
+	}
+	const node = schema as Record<string, unknown>;
+	const findings = [
+		...(Array.isArray(node.type) ? [`${at}: a list of types`] : []),
+		...("$ref" in node ? [`${at}: $ref`] : []),
+		...(Object.keys(node).some((keyword) => constraining.has(keyword))
+			? []
+			: [`${at}: constrains nothing`]),
+	];
+	const sub = (value: unknown, path: string) => unportable(value, path);
+	for (const keyword of ["properties", "patternProperties", "$defs"]) {
+		for (const [name, value] of Object.entries(
+			(node[keyword] as object) ?? {},
+		)) {
+			findings.push(...sub(value, `${at}.${keyword}.${name}`));
+		}
+	}
+	for (const keyword of ["allOf", "anyOf", "oneOf"]) {
+		(node[keyword] as unknown[] | undefined)?.forEach((value, index) => {
+			findings.push(...sub(value, `${at}.${keyword}[${index}]`));
+		});
+	}
+	for (const keyword of ["items", "not", "additionalProperties"]) {
+		if (typeof node[keyword] === "object") {
+			findings.push(...sub(node[keyword], `${at}.${keyword}`));
+		}
+	}
+	return findings;
+};
+const constraining = new Set([
+	"type",
+	"enum",
+	"const",
+	"anyOf",
+	"allOf",
+	"oneOf",
+	"not",
+	"properties",
+	"items",
+	"required",
+	"$ref",
+]);
 
 describe("the tools are the operations of /doc", () => {
 	it("lists one tool per operation, named by its operationId, and no other", async () => {
 		const { tools } = await (await connect({})).listTools();
 		expect(tools.map((tool) => tool.name).sort()).toEqual(
-			(await operationIds()).sort(),
+			(await operations()).map(({ operationId }) => operationId).sort(),
 		);
 	});
 
@@ -103,6 +228,78 @@ describe("the tools are the operations of /doc", () => {
 		});
 	});
 
+	it("types path and query arguments as /doc does: integers, booleans and enums, with /doc's descriptions", async () => {
+		const tools = await toolsByName();
+		expect(tools.getPetById.inputSchema.properties?.petId).toEqual({
+			type: "integer",
+			minimum: 1,
+			maximum: Number.MAX_SAFE_INTEGER,
+		});
+		expect(tools.listPets.inputSchema.properties).toMatchObject({
+			limit: {
+				type: "integer",
+				minimum: 1,
+				maximum: 100,
+				default: 20,
+				description: "Page size.",
+			},
+			status: {
+				type: "array",
+				items: { type: "string", enum: ["available", "pending", "sold"] },
+			},
+		});
+		expect(tools.listOrders.inputSchema.properties?.complete).toMatchObject({
+			type: "boolean",
+		});
+		for (const operation of await operations()) {
+			for (const { name, description } of operation.parameters ?? []) {
+				if (description && name !== "If-None-Match") {
+					expect(
+						tools[operation.operationId].inputSchema.properties?.[name],
+						`${operation.operationId}: ${name}`,
+					).toMatchObject({ description });
+				}
+			}
+		}
+	});
+
+	it("has names and schemas every client and model provider takes: no list of types, no $ref, nothing untyped", async () => {
+		const { tools } = await (await connect({})).listTools();
+		for (const tool of tools) {
+			expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+			expect(tool.inputSchema.type).toBe("object");
+			expect(unportable(tool.inputSchema, tool.name)).toEqual([]);
+			if (tool.outputSchema) {
+				expect(tool.outputSchema.type).toBe("object");
+				expect(unportable(tool.outputSchema, tool.name)).toEqual([]);
+			}
+		}
+		const deliveries = tools.find((t) => t.name === "listWebhookDeliveries");
+		expect(JSON.stringify(deliveries?.outputSchema)).toContain(
+			'"anyOf":[{"type":"string"',
+		);
+	});
+
+	it("keeps the flags each route declared readable on the registered route", () => {
+		const routes = Object.fromEntries(
+			createApp().openAPIRegistry.definitions.flatMap((definition) =>
+				definition.type === "route"
+					? [[definition.route.operationId, definition.route]]
+					: [],
+			),
+		);
+		expect(flagsOf(routes.placeOrder)).toMatchObject({
+			auth: "bearer",
+			idempotent: true,
+			tag: "Orders",
+		});
+		expect(flagsOf(routes.getPetById)).toMatchObject({
+			conditional: true,
+			lifecycle: { deprecated: { sunset: "2027-06-30" } },
+		});
+		expect(flagsOf(routes.listPets)?.auth).toBeUndefined();
+	});
+
 	it("annotates reads, deletes and idempotent writes, and states deprecation and stability", async () => {
 		const tools = Object.fromEntries(
 			(await (await connect({})).listTools()).tools.map((tool) => [
@@ -136,6 +333,110 @@ describe("the tools are the operations of /doc", () => {
 		expect(tools.setInventory._meta).toMatchObject({
 			"petstore.example/operation": { stability: "experimental" },
 		});
+	});
+});
+
+describe("both revisions on one endpoint, stateless", () => {
+	it("serves a client pinned to 2026-07-28 and a 2025-11-25 client the same tools and calls", async () => {
+		const pet = await stockedPet(3);
+		const pinned = await connect(undefined, undefined);
+		const legacy = await connect(undefined, undefined, { legacy: true });
+		expect(pinned.getProtocolEra()).toBe("modern");
+		expect(legacy.getNegotiatedProtocolVersion()).toBe("2025-11-25");
+		expect((await legacy.listTools()).tools).toEqual(
+			(await pinned.listTools()).tools,
+		);
+		for (const client of [pinned, legacy]) {
+			const read = await client.callTool({
+				name: "getInventoryItem",
+				arguments: { petId: pet.id },
+			});
+			expect(read.structuredContent).toEqual({
+				petId: pet.id,
+				quantity: 3,
+				status: "available",
+			});
+		}
+	});
+
+	it("answers server/discover with the revision, the tools capability, the server and how long to keep it", async () => {
+		const answer = await rpc(await post(message("server/discover")));
+		expect(answer.result).toMatchObject({
+			resultType: "complete",
+			supportedVersions: [current],
+			capabilities: { tools: {} },
+			ttlMs: 3_600_000,
+			cacheScope: "public",
+			_meta: {
+				"io.modelcontextprotocol/serverInfo": { name: "petstore-api" },
+			},
+		});
+	});
+
+	it("lists the tools with ttlMs and cacheScope, in the same order every time", async () => {
+		const first = await rpc(await post(message("tools/list")));
+		expect(first.result).toMatchObject({
+			resultType: "complete",
+			ttlMs: 3_600_000,
+			cacheScope: "public",
+		});
+		const second = await rpc(await post(message("tools/list")));
+		expect(second.result.tools).toEqual(first.result.tools);
+	});
+
+	it("answers a version it does not serve with the spec's error, listing both it serves", async () => {
+		const body = message("tools/list");
+		body.params._meta["io.modelcontextprotocol/protocolVersion"] = "2099-01-01";
+		const answer = await post(body, { "mcp-protocol-version": "2099-01-01" });
+		expect(answer.status).toBe(400);
+		expect(await answer.json()).toMatchObject({
+			id: 1,
+			error: {
+				code: -32022,
+				data: { supported: [current, "2025-11-25"], requested: "2099-01-01" },
+			},
+		});
+	});
+
+	it("checks the headers the current revision requires: a missing or different Mcp-Method is the spec's error", async () => {
+		for (const headers of [
+			{ "mcp-method": "" },
+			{ "mcp-method": "tools/call" },
+		]) {
+			const answer = await post(message("tools/list"), headers);
+			expect(answer.status).toBe(400);
+			expect(await answer.json()).toMatchObject({ error: { code: -32020 } });
+		}
+	});
+
+	it("is MCP over Streamable HTTP: POST only, stateless (no session id)", async () => {
+		const { request } = testApp();
+		const answer = await request("/mcp", {
+			method: "POST",
+			headers: {
+				"content-type": "application/json",
+				accept: "application/json, text/event-stream",
+			},
+			body: JSON.stringify({
+				jsonrpc: "2.0",
+				id: 1,
+				method: "initialize",
+				params: {
+					protocolVersion: "2025-11-25",
+					capabilities: {},
+					clientInfo: { name: "raw", version: "1" },
+				},
+			}),
+		});
+		expect(answer.status).toBe(200);
+		expect(answer.headers.get("mcp-session-id")).toBeNull();
+		expect(await rpc(answer)).toMatchObject({
+			result: {
+				protocolVersion: "2025-11-25",
+				serverInfo: { name: "petstore-api" },
+			},
+		});
+		expect((await request("/mcp")).status).toBe(405);
 	});
 });
 
@@ -186,6 +487,25 @@ describe("a tool call is the API call", () => {
 		expect(page.structuredContent).toMatchObject({
 			items: [expect.objectContaining({ quantity: expect.any(Number) })],
 			nextCursor: expect.any(String),
+		});
+	});
+
+	it("takes integers where /doc says integer, and still the digits it took before", async () => {
+		const pet = await stockedPet(4);
+		const client = await connect({});
+		for (const petId of [pet.id, String(pet.id)]) {
+			const read = await client.callTool({
+				name: "getInventoryItem",
+				arguments: { petId },
+			});
+			expect(read.structuredContent).toMatchObject({ quantity: 4 });
+		}
+		const page = await client.callTool({
+			name: "listInventory",
+			arguments: { limit: 1, status: ["available"] },
+		});
+		expect(page.structuredContent).toMatchObject({
+			items: [expect.anything()],
 		});
 	});
 
@@ -255,36 +575,251 @@ describe("a tool call is the API call", () => {
 		});
 		expect(await stockOf(pet.id)).toBeNull();
 	});
+
+	it("sends the API call under the /mcp request's id", async () => {
+		const pet = await stockedPet(1);
+		const answer = await post(
+			message("tools/call", {
+				name: "getInventoryItem",
+				arguments: { petId: pet.id },
+			}),
+		);
+		const id = answer.headers.get("x-request-id");
+		expect(id).toBeTruthy();
+		expect((await rpc(answer)).result._meta.headers["X-Request-Id"]).toBe(id);
+	});
 });
 
-describe("/mcp", () => {
-	it("is MCP over Streamable HTTP: POST only, stateless (no session id)", async () => {
-		const { request } = testApp();
-		const answer = await request("/mcp", {
-			method: "POST",
-			headers: {
-				"content-type": "application/json",
-				accept: "application/json, text/event-stream",
+describe("a tool call stays inside its route", () => {
+	const validationError = (result: { isError?: boolean }, path: string) =>
+		expect(result).toMatchObject({
+			isError: true,
+			structuredContent: {
+				code: "validation_error",
+				status: 400,
+				details: [expect.objectContaining({ path })],
 			},
-			body: JSON.stringify({
-				jsonrpc: "2.0",
-				id: 1,
-				method: "initialize",
-				params: {
-					protocolVersion: "2025-11-25",
-					capabilities: {},
-					clientInfo: { name: "raw", version: "1" },
+			_meta: { status: 400 },
+		});
+
+	it.each([".", "..", "/", "%2F", "1/../2", { toString: 1 }, ["1"], null, 1.5])(
+		"refuses the path argument %j before building a request",
+		async (petId) => {
+			const pet = await stockedPet(2);
+			const { result } = await call("deletePet", { petId });
+			validationError(result, "path.petId");
+			expect(await stockOf(pet.id)).toBe(2);
+		},
+	);
+
+	it("never turns a path argument into another operation: rotateWebhookSecret with '.' rotates nothing", async () => {
+		const { result } = await call("rotateWebhookSecret", { webhookId: "." });
+		validationError(result, "path.webhookId");
+	});
+
+	it.each(["a\r\nX-Injected: 1", "a\nb", "a\0b", "a\u0007b"])(
+		"refuses a header argument HTTP cannot carry (%j)",
+		async (key) => {
+			const pet = await stockedPet(2);
+			const { result } = await call("placeOrder", {
+				body: { petId: pet.id, quantity: 1 },
+				"Idempotency-Key": key,
+			});
+			validationError(result, "header.Idempotency-Key");
+			expect(await stockOf(pet.id)).toBe(2);
+		},
+	);
+
+	it("refuses a query argument its route refuses, an object as much as a bad number", async () => {
+		for (const limit of [{ toString: 1 }, 0, "x"]) {
+			validationError(
+				(await call("listPets", { limit })).result,
+				"query.limit",
+			);
+		}
+	});
+
+	it("refuses an argument the tool does not take, and arguments that are not an object", async () => {
+		validationError(
+			(await call("listPets", { colour: "red" })).result,
+			"arguments.colour",
+		);
+		for (const args of [[1], "petId", 7]) {
+			validationError((await call("getPetById", args)).result, "arguments");
+		}
+	});
+
+	it("answers an unknown tool with the spec's protocol error, -32602", async () => {
+		const answer = await call("noSuchTool", {});
+		expect(answer).toMatchObject({ id: 1, error: { code: -32602 } });
+		expect(answer.result).toBeUndefined();
+	});
+});
+
+describe("the /mcp door holds the API's rules", () => {
+	const pageOf = (origin: string) => ({ origin });
+
+	it("refuses a page of another origin with 403, and serves the API's own, a configured one and none", async () => {
+		const refused = await post(
+			message("tools/list"),
+			pageOf("https://evil.example"),
+		);
+		expect(refused.status).toBe(403);
+		expect(await refused.json()).toMatchObject({
+			id: null,
+			error: { code: -32000 },
+		});
+		const configured = testApp({
+			bindings: {
+				MCP_ALLOWED_ORIGINS: "https://agent.example, https://x.example",
+			},
+		});
+		for (const [headers, app] of [
+			[pageOf(origin), testApp()],
+			[pageOf("https://agent.example"), configured],
+			[{}, testApp()],
+		] as const) {
+			expect((await post(message("tools/list"), headers, app)).status).toBe(
+				200,
+			);
+		}
+		expect(
+			(await post(message("tools/list"), pageOf("null"), configured)).status,
+		).toBe(403);
+	});
+
+	it("carries the request id, the secure headers and no-store on every answer, a webhook's secret too", async () => {
+		const created = await post(
+			message("tools/call", {
+				name: "createWebhook",
+				arguments: {
+					body: {
+						url: "https://hooks.example.com/mcp",
+						events: ["pet.created"],
+					},
 				},
 			}),
+			{ authorization: `Bearer ${token}` },
+		);
+		expect(
+			(await rpc(created.clone())).result.structuredContent.secret,
+		).toMatch(/^whsec_/);
+		const answers = [
+			created,
+			await post(message("tools/list")),
+			await post(message("tools/list"), { origin: "https://evil.example" }),
+			await post("{", {}),
+			await post([message("tools/list")]),
+			await testApp().request("/mcp", {
+				method: "POST",
+				headers: {
+					"content-type": "application/json",
+					accept: "application/json, text/event-stream",
+				},
+				body: JSON.stringify({
+					jsonrpc: "2.0",
+					id: 1,
+					method: "tools/list",
+				}),
+			}),
+		];
+		for (const answer of answers) {
+			expect(answer.headers.get("x-request-id")).toBeTruthy();
+			expect(answer.headers.get("cache-control")).toBe("no-store");
+			expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
+			expect(answer.headers.get("x-frame-options")).toBe("DENY");
+		}
+	});
+
+	it("refuses a batch with the spec's error, executing nothing in it", async () => {
+		const name = `Batch ${crypto.randomUUID()}`;
+		const create = message("tools/call", {
+			name: "createCategory",
+			arguments: { body: { name } },
 		});
-		expect(answer.status).toBe(200);
-		expect(answer.headers.get("mcp-session-id")).toBeNull();
+		const answer = await post([create, { ...create, id: 2 }], {
+			authorization: `Bearer ${token}`,
+		});
+		expect(answer.status).toBe(400);
 		expect(await answer.json()).toMatchObject({
-			result: {
-				protocolVersion: "2025-11-25",
-				serverInfo: { name: "petstore-api" },
-			},
+			id: null,
+			error: { code: -32600, data: { code: "validation_error" } },
 		});
-		expect((await request("/mcp")).status).toBe(405);
+		const categories = await (await anonymous("/categories?limit=100")).json<
+			{ name: string }[]
+		>();
+		expect(categories.map((category) => category.name)).not.toContain(name);
+	});
+
+	it("counts every /mcp request on one budget: its operation's when a tool call reaches it, else the read budget", async () => {
+		const limited = testApp({ bindings: { READ_LIMITER: env.TINY_LIMITER } });
+		const send = (body: unknown, address: string) =>
+			post(body, { "cf-connecting-ip": address }, limited);
+		const listed = "198.51.100.33";
+		for (let request = 0; request < 2; request++) {
+			expect((await send(message("tools/list"), listed)).status).toBe(200);
+		}
+		const refused = await send(message("tools/list"), listed);
+		expect(refused.status).toBe(429);
+		expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+		expect(await refused.json()).toMatchObject({
+			error: { code: -32000, data: { code: "rate_limited", status: 429 } },
+		});
+
+		const pet = await stockedPet(1);
+		const read = message("tools/call", {
+			name: "getInventoryItem",
+			arguments: { petId: pet.id },
+		});
+		const reader = "198.51.100.34";
+		for (let request = 0; request < 2; request++) {
+			expect((await rpc(await send(read, reader))).result).toMatchObject({
+				structuredContent: { quantity: 1 },
+			});
+		}
+		expect((await rpc(await send(read, reader))).result).toMatchObject({
+			isError: true,
+			structuredContent: { code: "rate_limited" },
+		});
+
+		const invalid = message("tools/call", {
+			name: "getInventoryItem",
+			arguments: { petId: "." },
+		});
+		const prober = "198.51.100.35";
+		for (let request = 0; request < 2; request++) {
+			expect((await rpc(await send(invalid, prober))).result).toMatchObject({
+				structuredContent: { code: "validation_error" },
+			});
+		}
+		expect((await send(invalid, prober)).status).toBe(429);
+	});
+
+	it("answers the transport's own errors in JSON-RPC: a body too large, JSON that is not, bytes that are not UTF-8", async () => {
+		const large = await post(
+			message("tools/call", {
+				name: "createCategory",
+				arguments: { body: { name: "x".repeat(20_000) } },
+			}),
+		);
+		expect(large.status).toBe(413);
+		expect(await large.json()).toMatchObject({
+			error: { code: -32000, data: { code: "payload_too_large" } },
+		});
+		const malformed = await post('{"jsonrpc": "2.0",');
+		expect(malformed.status).toBe(400);
+		expect(await malformed.json()).toMatchObject({
+			id: null,
+			error: { code: -32700, data: { code: "malformed_json" } },
+		});
+		const latin1 = await testApp().request("/mcp", {
+			method: "POST",
+			headers: { "content-type": "application/json" },
+			body: new Uint8Array([0x7b, 0x22, 0xe9, 0x22, 0x7d]),
+		});
+		expect(latin1.status).toBe(400);
+		expect(await latin1.json()).toMatchObject({
+			error: { code: -32700, data: { code: "malformed_json" } },
+		});
 	});
 });

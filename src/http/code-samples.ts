@@ -16,9 +16,10 @@ export const servedFrom = (document: string) => {
 	return (servingOrigin: string) => parts.join(servingOrigin);
 };
 
-type Sampled = Pick<RouteConfig, "method" | "path" | "request"> & {
-	auth?: "bearer";
-};
+type Sampled = Pick<RouteConfig, "method" | "path" | "request">;
+
+/** The route's flags that a sample shows: the token it needs, the `Idempotency-Key` header it takes. */
+type Flags = { auth?: "bearer"; idempotent?: true };
 
 /** The example of each path parameter, by name. */
 const pathExamples = (route: Sampled): Record<string, string> => {
@@ -37,13 +38,13 @@ const bodyExample = (route: Sampled) => {
 	return content && "example" in content ? content.example : undefined;
 };
 
-const curl = (route: Sampled) => {
+const curl = (route: Sampled, { auth }: Flags) => {
 	const examples = pathExamples(route);
 	const path = route.path.replace(/\{(\w+)\}/g, (_, name) => examples[name]);
 	const body = bodyExample(route);
 	return [
 		`curl -X ${route.method.toUpperCase()} '${origin}${path}'`,
-		...(route.auth ? [`-H "Authorization: Bearer $${tokenVariable}"`] : []),
+		...(auth ? [`-H "Authorization: Bearer $${tokenVariable}"`] : []),
 		...(body === undefined
 			? []
 			: [
@@ -54,7 +55,7 @@ const curl = (route: Sampled) => {
 };
 
 /** The route's call through `hono/client`, typed by the app's `AppType`. */
-const honoClient = (route: Sampled) => {
+const honoClient = (route: Sampled, { auth, idempotent }: Flags) => {
 	const examples = pathExamples(route);
 	const call = route.path
 		.split("/")
@@ -72,22 +73,24 @@ const honoClient = (route: Sampled) => {
 			? [`param: ${JSON.stringify(examples)}`]
 			: []),
 		...(route.request?.query ? ["query: {}"] : []),
-		...(route.request?.headers || ("idempotent" in route && route.idempotent)
-			? ["header: {}"]
-			: []),
+		...(route.request?.headers || idempotent ? ["header: {}"] : []),
 		...(body === undefined ? [] : [`json: ${JSON.stringify(body)}`]),
 	];
 	return [
 		'import { hc } from "hono/client";',
 		'import type { AppType } from "petstore-api/src/app";',
 		"",
-		`const api = hc<AppType>("${origin}"${route.auth ? `, {\n\theaders: { Authorization: \`Bearer \${process.env.${tokenVariable}}\` },\n}` : ""});`,
+		`const api = hc<AppType>("${origin}"${auth ? `, {\n\theaders: { Authorization: \`Bearer \${process.env.${tokenVariable}}\` },\n}` : ""});`,
 		`const response = await api${call}.$${route.method}(${args.length > 0 ? `{ ${args.join(", ")} }` : ""});`,
 	].join("\n");
 };
 
 /** `x-codeSamples` (Scalar, GitBook, Redoc): a curl command and a typed `hono/client` call, from the route. */
-export const codeSamples = (route: Sampled) => [
-	{ lang: "Shell", label: "curl", source: curl(route) },
-	{ lang: "TypeScript", label: "hono/client", source: honoClient(route) },
+export const codeSamples = (route: Sampled, flags: Flags) => [
+	{ lang: "Shell", label: "curl", source: curl(route, flags) },
+	{
+		lang: "TypeScript",
+		label: "hono/client",
+		source: honoClient(route, flags),
+	},
 ];

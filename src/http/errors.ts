@@ -5,7 +5,8 @@ import { type ErrorCode, statusOf } from "../models/error-codes";
 import { log, loggable } from "./log";
 import { failedPart, unavailable, unavailableMessage } from "./platform";
 
-const errorBody = (
+/** The `Error` body of an error code, as every error response carries it. */
+export const errorBody = (
 	code: ErrorCode,
 	message: string,
 	details?: ErrorDetail[],

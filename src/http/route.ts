@@ -53,6 +53,19 @@ type ApiRouteConfig = Omit<
 		lifecycle?: Lifecycle;
 	};
 
+/** What a route declares beside its OpenAPI fields, readable on the registered route through {@link flagsOf}. */
+export type RouteFlags = Pick<
+	ApiRouteConfig,
+	"conditional" | "lifecycle" | "tag"
+> & { auth?: "bearer"; idempotent?: true };
+
+// A symbol: the document generator copies a route's other fields into the operation it writes.
+const flags = Symbol("route flags");
+
+/** The flags `apiRoute` was given, on a route it made (or on a copy, as sub-routers make); none on other routes. */
+export const flagsOf = (route: RouteConfig): RouteFlags | undefined =>
+	(route as { [flags]?: RouteFlags })[flags];
+
 /** The route as `OpenAPIHono.openapi` reads it; errors are thrown, so only declared successes type handlers. */
 type ApiRoute<R extends ApiRouteConfig> = Omit<
 	R,
@@ -119,6 +132,13 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 		tag,
 		...config
 	} = route as R & { idempotent?: true };
+	const routeFlags: RouteFlags = {
+		auth,
+		conditional,
+		idempotent,
+		lifecycle,
+		tag,
+	};
 	// Every operation reaches D1, so any can meet a platform failure (API.md §11).
 	const implied: ErrorCode[] = [
 		"validation_error",
@@ -221,12 +241,13 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 			: config.description,
 		tags: [tag],
 		...lifecycleMarkers(lifecycle),
-		"x-codeSamples": codeSamples(route),
+		"x-codeSamples": codeSamples(route, routeFlags),
 		// Reads state that they need no credentials: an empty requirement, not an absent one.
 		security: auth ? bearer : [],
 		middleware,
 		request,
 		responses,
+		[flags]: routeFlags,
 		// The idempotency header is derived above, which TypeScript cannot follow.
 	}) as unknown as ApiRoute<R>;
 };

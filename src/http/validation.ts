@@ -27,7 +27,7 @@ const toDetails = (error: ZodError, location: string): ErrorDetail[] =>
  * A schema violation in a part of the request (`json`, `param`, `query` or `header`): a `validation_error`
  * naming each field.
  */
-const invalidRequest = (error: ZodError, target: string) =>
+export const invalidRequest = (error: ZodError, target: string) =>
 	new ApiError(
 		"validation_error",
 		undefined,

@@ -1,52 +1,95 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "@hono/zod-openapi";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { exposeHeaders } from "../http/cors";
-import type { Operation } from "./tools";
+import { errorBody } from "../http/errors";
+import { invalidRequest } from "../http/validation";
+import { ApiError } from "../models/error";
+import type { ApiTool, Place } from "./tools";
 
 /** What a tool call takes from the MCP request it arrived on. */
 export type Caller = {
 	/** The app's own `fetch`: the tool call is the API call. */
 	fetch: (request: Request) => Response | Promise<Response>;
 	origin: string;
-	/** The MCP request's headers that the API reads: its credentials and the client's address. */
+	/** What the API call carries of the MCP request: its credentials, the client's address, its request id. */
 	headers: Headers;
 };
 
-/** The MCP request's headers that the API call carries: the token, and the address the rate limiter counts. */
-const forwarded = ["authorization", "cf-connecting-ip"];
+/** Each part of a request its route validates: the key of its schema, and the target naming it in errors. */
+const parts = [
+	["path", "params", "param"],
+	["query", "query", "query"],
+	["header", "headers", "header"],
+] as const;
 
-const text = (value: unknown) => (value === undefined ? "" : String(value));
+/** What HTTP carries in a header, whatever a route's schema says: no control characters, no other script. */
+const headerText = z.record(
+	z.string(),
+	z.string().regex(/^[\t\x20-\x7e]*$/, "must be printable ASCII"),
+);
 
-/** The HTTP request a call of `operation` with `args` stands for. */
-export const requestOf = (
-	operation: Operation,
-	args: Record<string, unknown>,
-	caller: Caller,
-) => {
-	const path = operation.params.reduce(
-		(at, name) => at.replace(`{${name}}`, encodeURIComponent(text(args[name]))),
-		operation.path,
-	);
-	const url = new URL(path, caller.origin);
-	for (const name of operation.query) {
-		const value = args[name];
-		for (const one of Array.isArray(value) ? value : [value]) {
-			if (one !== undefined) url.searchParams.append(name, text(one));
+/** An argument as a URL or a header carries it: text. Anything else stays, for the route's schema to refuse. */
+const asText = (value: unknown): unknown =>
+	Array.isArray(value)
+		? value.map(asText)
+		: ["string", "number", "boolean"].includes(typeof value)
+			? String(value)
+			: value;
+
+const invalid = (path: string, message: string) =>
+	new ApiError("validation_error", undefined, [{ path, message }]);
+
+/**
+ * The arguments by the part of the request they go to, each part checked against the route's own schema before
+ * any request is built, so that a call never leaves its route: else the `validation_error` the API answers.
+ */
+const partsOf = (tool: ApiTool, args: unknown) => {
+	if (typeof args !== "object" || args === null || Array.isArray(args)) {
+		throw invalid("arguments", "must be an object");
+	}
+	const text: Record<Place, Record<string, unknown>> = {
+		path: {},
+		query: {},
+		header: {},
+		body: {},
+	};
+	for (const [name, value] of Object.entries(args)) {
+		const place = tool.places[name];
+		if (!place) throw invalid(`arguments.${name}`, "Unknown argument.");
+		if (value !== undefined) text[place][name] = asText(value);
+	}
+	for (const [place, key, target] of parts) {
+		// A part without arguments cannot leave the route; the app itself says what it lacks.
+		if (!Object.keys(text[place]).length) continue;
+		const schema = tool.route.request?.[key] as z.ZodType | undefined;
+		for (const check of place === "header" ? [headerText, schema] : [schema]) {
+			const result = check?.safeParse(text[place]);
+			if (result?.success === false) throw invalidRequest(result.error, target);
 		}
 	}
-	const headers = new Headers();
-	for (const name of forwarded) {
-		const value = caller.headers.get(name);
-		if (value) headers.set(name, value);
+	return text as Record<Place, Record<string, string>>;
+};
+
+/** The HTTP request a call of `tool` with `args` stands for. */
+export const requestOf = (tool: ApiTool, args: unknown, caller: Caller) => {
+	const { path, query, header } = partsOf(tool, args);
+	const { body } = args as { body?: unknown };
+	const url = new URL(
+		tool.route.path.replace(/\{(\w+)\}/g, (_, name) =>
+			encodeURIComponent(path[name]),
+		),
+		caller.origin,
+	);
+	for (const [name, value] of Object.entries(query)) {
+		for (const one of [value].flat()) url.searchParams.append(name, one);
 	}
-	for (const name of operation.headers) {
-		if (args[name] !== undefined) headers.set(name, text(args[name]));
-	}
-	const withBody = operation.body && args.body !== undefined;
-	if (withBody) headers.set("content-type", "application/json");
+	const headers = new Headers(caller.headers);
+	for (const [name, value] of Object.entries(header)) headers.set(name, value);
+	if (body !== undefined) headers.set("content-type", "application/json");
 	return new Request(url, {
-		method: operation.method,
+		method: tool.route.method.toUpperCase(),
 		headers,
-		body: withBody ? JSON.stringify(args.body) : undefined,
+		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 };
 
@@ -78,9 +121,9 @@ export const resultOf = async (response: Response): Promise<CallToolResult> => {
 		content: [
 			{
 				type: "text",
-				text: structured
+				text: Array.isArray(body)
 					? JSON.stringify(structured)
-					: `${response.status} ${response.statusText || "No Content"}`,
+					: raw || `${response.status} ${response.statusText || "No Content"}`,
 			},
 		],
 		...(structured && { structuredContent: structured }),
@@ -89,9 +132,18 @@ export const resultOf = async (response: Response): Promise<CallToolResult> => {
 	};
 };
 
-/** Calls the operation through the app, as the HTTP request it stands for. */
+/** Calls the operation through the app, as the HTTP request it stands for; invalid arguments are its 400. */
 export const callOperation = async (
-	operation: Operation,
-	args: Record<string, unknown>,
+	tool: ApiTool,
+	args: unknown,
 	caller: Caller,
-) => resultOf(await caller.fetch(requestOf(operation, args, caller)));
+) => {
+	try {
+		return resultOf(await caller.fetch(requestOf(tool, args, caller)));
+	} catch (error) {
+		if (!(error instanceof ApiError)) throw error;
+		const { code, message, details, status } = error;
+		const body = errorBody(code, message, details);
+		return resultOf(Response.json(body, { status }));
+	}
+};

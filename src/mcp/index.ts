@@ -1,29 +1,126 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Handler } from "hono";
+import type { Context, Handler, MiddlewareHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
+import { limitReads } from "../http/rate-limit";
+import { ApiError, type ErrorBody } from "../models/error";
+import type { Message } from "./server";
 import type { ApiTool } from "./tools";
 
 /** Where the Model Context Protocol is served (API.md §12). */
 export const mcpPath = "/mcp";
 
+/** The revision that names itself in each request's `_meta`; the one with `initialize` is served beside it. */
+const current = "2026-07-28";
+const versionKey = "io.modelcontextprotocol/protocolVersion";
+
+/** A JSON-RPC error: the one shape of answer an MCP client reads, whatever went wrong. */
+const rpcError = (
+	c: Context,
+	status: number,
+	error: { code: number; message: string; data?: unknown },
+	id: unknown = null,
+) => c.json({ jsonrpc: "2.0", id, error }, status as ContentfulStatusCode);
+
+/** The spec's answer to a revision not served: the ones that are. */
+const unsupported = (c: Context, requested: string, id: unknown = null) =>
+	rpcError(
+		c,
+		400,
+		{
+			code: -32022,
+			message: "Unsupported protocol version",
+			data: { supported: [current, "2025-11-25"], requested },
+		},
+		id,
+	);
+
 /**
- * The `/mcp` handler of `app`: MCP over Streamable HTTP whose tools are `app`'s operations. The tools and the
- * MCP SDK are loaded on the first request, so the REST routes pay nothing for them at start-up.
+ * The door of `/mcp`: a page of another origin than the API's own, or than one of `MCP_ALLOWED_ORIGINS`, is
+ * refused (the MCP transport's guard against DNS rebinding); whatever the API refuses on the way in (a body too
+ * large or not UTF-8, the read budget spent, …) is answered as a JSON-RPC error carrying its `Error`.
+ */
+export const mcpDoor: MiddlewareHandler<AppEnv> = async (c, next) => {
+	c.header("Cache-Control", "no-store");
+	const origin = c.req.header("origin");
+	const allowed = [
+		new URL(c.req.url).origin,
+		...(c.env.MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()),
+	];
+	if (origin && !allowed.includes(origin)) {
+		return rpcError(c, 403, {
+			code: -32000,
+			message: `Forbidden: pages of ${origin} may not call this endpoint.`,
+		});
+	}
+	await next();
+	if (c.error) {
+		const error = await c.res.json<ErrorBody>();
+		c.res = rpcError(c, error.status, {
+			// JSON-RPC's own codes for JSON that is not, and for more than one message.
+			code:
+				{ malformed_json: -32700, validation_error: -32600 }[error.code] ??
+				-32000,
+			message: error.message,
+			data: error,
+		});
+	}
+};
+
+/**
+ * The `/mcp` handler of `app`: MCP over Streamable HTTP whose tools are `app`'s operations, one JSON-RPC message
+ * per request. The tools and the MCP SDK are loaded on the first request, so the REST routes pay nothing for
+ * them at start-up.
  */
 export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
-	let tools: ApiTool[] | undefined;
+	let tools: Map<string, ApiTool> | undefined;
 	return async (c) => {
+		let message: Message;
+		try {
+			message = JSON.parse(await c.req.text());
+		} catch {
+			throw new ApiError("malformed_json");
+		}
+		if (Array.isArray(message)) {
+			throw new ApiError(
+				"validation_error",
+				"One JSON-RPC message per request: batches are not part of the protocol.",
+			);
+		}
 		const [{ toolsOf }, { serveMcp }] = await Promise.all([
 			import("./tools"),
 			import("./server"),
 		]);
-		tools ??= toolsOf(app.openAPIRegistry.definitions);
-		// The body the app's middleware read already (src/http/json-body.ts), for the transport to read again.
-		const request = new Request(c.req.raw, { body: await c.req.arrayBuffer() });
-		return serveMcp(request, tools, {
-			fetch: (request) => app.fetch(request, c.env, c.executionCtx),
-			origin: new URL(c.req.url).origin,
-			headers: c.req.raw.headers,
-		});
+		tools ??= toolsOf(app);
+		const headers = new Headers({ "x-request-id": c.var.requestId });
+		for (const name of ["authorization", "cf-connecting-ip"]) {
+			const value = c.req.header(name);
+			if (value) headers.set(name, value);
+		}
+		let reached = false;
+		const requested = message?.params?._meta?.[versionKey];
+		const answer =
+			typeof requested === "string" && requested !== current
+				? unsupported(c, requested, message.id)
+				: await serveMcp(c.req.raw, message, tools, {
+						fetch: (request) => {
+							reached = true;
+							return app.fetch(request, c.env, c.executionCtx);
+						},
+						origin: new URL(c.req.url).origin,
+						headers,
+					});
+		// One unit of one budget per request: a tool call that reached its operation spent that operation's, as the
+		// REST request does; anything else spends the read budget of the address.
+		if (!reached) await limitReads(c, async () => {});
+		// Through the context, so that the answer carries the request id, the secure headers and `no-store` (an
+		// event stream's own says `no-cache`).
+		return c.body(
+			answer.body as ReadableStream,
+			answer.status as ContentfulStatusCode,
+			Object.fromEntries(
+				[...answer.headers].filter(([name]) => name !== "cache-control"),
+			),
+		);
 	};
 };

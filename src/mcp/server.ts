@@ -1,46 +1,68 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
-	CallToolRequestSchema,
-	ListToolsRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+	createMcpHandler,
+	ProtocolError,
+	ProtocolErrorCode,
+	Server,
+} from "@modelcontextprotocol/server";
 import { documentConfig } from "../openapi";
 import { type Caller, callOperation } from "./call";
 import type { ApiTool } from "./tools";
 
+/** A JSON-RPC message, as far as the door reads it. */
+export type Message = {
+	id?: unknown;
+	params?: {
+		_meta?: Record<string, unknown>;
+		name?: unknown;
+		arguments?: unknown;
+	};
+};
+
+/** Any client may keep the tools and the discovery for an hour: they change only with a deploy. */
+const cacheHint = { ttlMs: 60 * 60 * 1000, cacheScope: "public" } as const;
+
+const isObject = (value: unknown) =>
+	typeof value === "object" && value !== null && !Array.isArray(value);
+
 /**
- * Answers one MCP request over Streamable HTTP, statelessly: a new server and transport for each request (the
- * SDK's stateless mode), JSON answers rather than an event stream, since every tool answers at once.
+ * Answers one MCP message statelessly, in the revision it speaks (2026-07-28 by its `_meta`, or 2025-11-25
+ * after `initialize`), with a server of its own: the SDK's handler. The SDK would refuse `arguments` that are
+ * not an object in its own words; the call answers them as the API answers any invalid argument.
  */
-export const serveMcp = async (
+export const serveMcp = (
 	request: Request,
-	tools: ApiTool[],
+	message: Message,
+	tools: Map<string, ApiTool>,
 	caller: Caller,
 ) => {
-	const server = new Server(
-		{ name: "petstore-api", version: documentConfig.info.version },
-		{
-			capabilities: { tools: {} },
-			instructions: documentConfig.info.description,
-		},
-	);
-	server.setRequestHandler(ListToolsRequestSchema, () => ({
-		tools: tools.map(({ tool }) => tool),
-	}));
-	server.setRequestHandler(CallToolRequestSchema, ({ params }) => {
-		const found = tools.find(({ tool }) => tool.name === params.name);
-		if (!found) {
-			return {
-				content: [{ type: "text", text: `No tool named ${params.name}.` }],
-				isError: true,
-			};
-		}
-		return callOperation(found.operation, params.arguments ?? {}, caller);
+	const args = message.params?.arguments ?? {};
+	const handler = createMcpHandler(() => {
+		const server = new Server(
+			{ name: "petstore-api", version: documentConfig.info.version },
+			{
+				capabilities: { tools: {} },
+				instructions: documentConfig.info.description,
+				cacheHints: { "tools/list": cacheHint, "server/discover": cacheHint },
+			},
+		);
+		server.setRequestHandler("tools/list", () => ({
+			tools: [...tools.values()].map(({ tool }) => tool),
+		}));
+		server.setRequestHandler("tools/call", ({ params }) => {
+			const tool = tools.get(params.name);
+			if (!tool) {
+				throw new ProtocolError(
+					ProtocolErrorCode.InvalidParams,
+					`No tool named ${params.name}.`,
+				);
+			}
+			return callOperation(tool, args, caller);
+		});
+		return server;
 	});
-	const transport = new WebStandardStreamableHTTPServerTransport({
-		sessionIdGenerator: undefined,
-		enableJsonResponse: true,
+	return handler.fetch(request, {
+		parsedBody: isObject(args)
+			? message
+			: { ...message, params: { ...message.params, arguments: {} } },
 	});
-	await server.connect(transport);
-	return transport.handleRequest(request);
 };

@@ -1,191 +1,197 @@
-import { type RouteConfig, z } from "@hono/zod-openapi";
+import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
+import type { Tool } from "@modelcontextprotocol/server";
+import type { AppEnv } from "../env";
+import { flagsOf } from "../http/route";
+import { documentConfig } from "../openapi";
 
-/** A JSON Schema object, as MCP carries it. */
-type JsonSchema = { [key: string]: unknown };
-
-/** How a tool's arguments become the HTTP request of its operation. */
-export type Operation = {
-	method: string;
-	/** The path template of the document, `{name}` for each path parameter. */
-	path: string;
-	params: string[];
-	query: string[];
-	headers: string[];
-	body: boolean;
+type Schema = { [keyword: string]: unknown };
+type Body = {
+	description?: string;
+	required?: boolean;
+	content?: { "application/json"?: { schema: Schema } };
+};
+/** What the document says of an operation. */
+type Operation = {
+	operationId?: string;
+	summary?: string;
+	description?: string;
+	parameters?: Argument[];
+	requestBody?: Body;
+	responses: Record<string, Body>;
+};
+type Argument = {
+	name: string;
+	in: Place;
+	required?: boolean;
+	description?: string;
+	schema: Schema;
 };
 
-/** An MCP tool (its `tools/list` entry) and the operation a call of it sends. */
+/** Where an argument goes: the part of the request the document's `in` names, or the body. */
+export type Place = "path" | "query" | "header" | "body";
+
+/** An MCP tool (its `tools/list` entry), the route a call of it requests, and where each argument goes. */
 export type ApiTool = {
-	tool: {
-		name: string;
-		title: string;
-		description: string;
-		inputSchema: JsonSchema & { type: "object" };
-		outputSchema?: JsonSchema & { type: "object" };
-		annotations: {
-			title: string;
-			readOnlyHint: boolean;
-			destructiveHint: boolean;
-			idempotentHint: boolean;
-			openWorldHint: false;
-		};
-		_meta: Record<string, unknown>;
-	};
-	operation: Operation;
+	tool: Tool;
+	route: RouteConfig;
+	places: Record<string, Place>;
 };
 
 /** Where a tool's `_meta` says what the route declares: the HTTP operation and its lifecycle. */
 export const metaKey = "petstore.example/operation";
 
-/** The header a tool cannot use: a 304 has no body, and a tool result with an output schema needs one. */
-const unusable = new Set(["If-None-Match"]);
-
-const jsonSchema = (schema: unknown, io: "input" | "output"): JsonSchema => {
-	const { $schema: _, ...rest } = z.toJSONSchema(schema as z.ZodType, {
-		io,
-		unrepresentable: "any",
-	}) as JsonSchema;
-	return rest;
+/**
+ * A schema of the document as plain JSON Schema, which every client and model provider takes: references
+ * inlined, `nullable` as a `null` branch of `anyOf` (never a list of types), OpenAPI's own words left out.
+ */
+const plain = (schema: Schema, components: Record<string, Schema>): Schema => {
+	const inline = (sub: unknown) => plain(sub as Schema, components);
+	if (typeof schema.$ref === "string") {
+		return inline(components[schema.$ref.split("/").pop() ?? ""]);
+	}
+	const { nullable, example: _, allOf = [], ...rest } = schema;
+	// zod-to-openapi writes a default beside a reference as a member of `allOf` that constrains nothing, which
+	// clients warn about: such a member's words go to the schema itself.
+	const members = (allOf as Schema[]).filter((m) => "type" in m || "$ref" in m);
+	const notes = (allOf as Schema[]).filter((m) => !members.includes(m));
+	const converted: Schema =
+		members.length === 1
+			? inline(members[0])
+			: members.length
+				? { allOf: members.map(inline) }
+				: {};
+	for (const [key, value] of Object.entries(
+		Object.assign({}, ...notes, rest),
+	)) {
+		if (key.startsWith("x-") || (key === "format" && value === "int64")) {
+			continue;
+		}
+		converted[key] =
+			key === "properties"
+				? Object.fromEntries(
+						Object.entries(value as Schema).map(([n, s]) => [n, inline(s)]),
+					)
+				: key === "anyOf" || key === "oneOf"
+					? (value as unknown[]).map(inline)
+					: key === "items" ||
+							(typeof value === "object" && key === "additionalProperties")
+						? inline(value)
+						: value;
+	}
+	return nullable ? { anyOf: [converted, { type: "null" }] } : converted;
 };
 
-const propertiesOf = (schema: unknown) => {
-	if (!schema) return { properties: {}, required: [] };
-	const { properties = {}, required = [] } = jsonSchema(schema, "input") as {
-		properties?: Record<string, JsonSchema>;
-		required?: string[];
-	};
-	return { properties, required };
-};
-
-/** A request body or a response, as far as its content goes. */
-type Declared = { content?: { [type: string]: unknown } } | undefined;
-
-/** The zod schema of a request body's or a response's JSON content. */
-const jsonOf = (declared: Declared) =>
-	(declared?.content?.["application/json"] as { schema?: unknown } | undefined)
-		?.schema;
-
-/** A list answers an array; a tool's structured content is an object, so it holds the page and the next cursor. */
-const asObject = (schema: JsonSchema): JsonSchema =>
-	schema.type === "array"
-		? {
-				type: "object",
-				properties: {
-					items: schema,
-					nextCursor: {
-						type: "string",
-						description: "The `cursor` of the next page; absent on the last.",
-					},
-				},
-				required: ["items"],
-			}
-		: schema;
-
-/** The success (200 or 201) and, since a tool error carries the `Error`, the answer of a failed call. */
-const outputSchema = ({ responses }: RouteConfig) => {
-	const success = jsonOf((responses["200"] ?? responses["201"]) as Declared);
-	if (!success) return undefined;
-	const error = Object.entries(responses)
-		.filter(([status]) => status >= "400")
-		.map(([, response]) => jsonOf(response as Declared))
-		.find(Boolean);
-	return {
-		type: "object" as const,
-		anyOf: [
-			asObject(jsonSchema(success, "output")),
-			...(error ? [jsonSchema(error, "output")] : []),
-		],
-	};
-};
-
-/** The description's first words: the lifecycle that the document states with `deprecated` and `x-stability`. */
-const markers = (route: RouteConfig & { [key: `x-${string}`]: unknown }) =>
-	[
-		route.deprecated && `deprecated, sunset ${route["x-deprecated-sunset"]}`,
-		route["x-stability"] && `stability: ${route["x-stability"]}`,
-	].filter(Boolean);
+const jsonOf = (body?: Body) => body?.content?.["application/json"]?.schema;
 
 /** The MCP tool that stands for one operation of the document. */
-export const toolOf = (
-	route: RouteConfig & { [key: `x-${string}`]: unknown },
+const toolOf = (
+	route: RouteConfig,
+	operation: Operation,
+	inline: (schema: Schema) => Schema,
 ): ApiTool => {
-	const { request = {}, method } = route;
-	const params = propertiesOf(request.params);
-	const query = propertiesOf(request.query);
-	const headers = propertiesOf(request.headers);
-	for (const name of unusable) delete headers.properties[name];
-	const body = jsonOf(request.body);
-	const name = route.operationId ?? `${method} ${route.path}`;
-	const title = route.summary ?? name;
-	const lifecycle = markers(route);
-	const output = outputSchema(route);
+	const method = route.method.toUpperCase();
+	const { lifecycle, idempotent } = flagsOf(route) ?? {};
+	const { deprecated, stability } = lifecycle ?? {};
+	const { requestBody: body, responses } = operation;
+	const schema = jsonOf(body);
+	const args: Argument[] = [
+		// A 304 has no body, and a result with an output schema needs one: `If-None-Match` is no argument.
+		...(operation.parameters ?? []).filter((p) => p.name !== "If-None-Match"),
+		...(schema ? [{ ...body, name: "body", in: "body" as const, schema }] : []),
+	];
+	const success = jsonOf(responses[200] ?? responses[201]);
+	const error = Object.entries(responses).find(
+		([status, response]) => status >= "400" && jsonOf(response),
+	)?.[1];
+	const name = operation.operationId ?? `${method}_${route.path}`;
+	const title = operation.summary ?? name;
+	const lifecycleNotes = [
+		deprecated && `deprecated, sunset ${deprecated.sunset}`,
+		stability && `stability: ${stability}`,
+	].filter(Boolean);
+	const page = (schema: Schema) =>
+		schema.type === "array"
+			? {
+					type: "object",
+					properties: {
+						items: schema,
+						nextCursor: {
+							type: "string",
+							description: "The `cursor` of the next page; absent on the last.",
+						},
+					},
+					required: ["items"],
+				}
+			: schema;
 	return {
 		tool: {
-			name,
+			name: name.replace(/[^\w-]+/g, "_").slice(0, 64),
 			title,
 			description: [
-				`${title}${lifecycle.length ? ` (${lifecycle.join("; ")})` : ""}.`,
-				route.description,
-				`${method.toUpperCase()} ${route.path}`,
+				`${title}${lifecycleNotes.length ? ` (${lifecycleNotes.join("; ")})` : ""}.`,
+				operation.description,
+				`${method} ${route.path}`,
 			]
 				.filter(Boolean)
 				.join("\n\n"),
 			inputSchema: {
 				type: "object",
-				properties: {
-					...params.properties,
-					...query.properties,
-					...headers.properties,
-					...(body ? { body: jsonSchema(body, "input") } : {}),
-				},
-				required: [
-					...params.required,
-					...query.required,
-					...headers.required,
-					...(body && request.body?.required !== false ? ["body"] : []),
-				],
+				properties: Object.fromEntries(
+					args.map((arg) => [
+						arg.name,
+						{
+							...inline(arg.schema),
+							...(arg.description && { description: arg.description }),
+						},
+					]),
+				),
+				required: args.filter((arg) => arg.required).map((arg) => arg.name),
+				additionalProperties: false,
 			},
-			...(output && { outputSchema: output }),
+			...(success && {
+				outputSchema: {
+					type: "object",
+					anyOf: [
+						page(inline(success)),
+						...(error ? [inline(jsonOf(error) ?? {})] : []),
+					],
+				},
+			}),
 			annotations: {
 				title,
-				readOnlyHint: method === "get",
-				destructiveHint: method === "delete",
+				readOnlyHint: method === "GET",
+				destructiveHint: method === "DELETE",
 				idempotentHint:
-					method === "get" ||
-					method === "put" ||
-					method === "delete" ||
-					"Idempotency-Key" in headers.properties,
+					["GET", "PUT", "DELETE"].includes(method) || idempotent === true,
 				openWorldHint: false,
 			},
 			_meta: {
 				[metaKey]: {
-					method: method.toUpperCase(),
+					method,
 					path: route.path,
-					...(route.deprecated && {
-						deprecated: true,
-						sunset: route["x-deprecated-sunset"],
-					}),
-					...(route["x-stability"] ? { stability: route["x-stability"] } : {}),
+					...(deprecated && { deprecated: true, sunset: deprecated.sunset }),
+					...(stability && { stability }),
 				},
 			},
 		},
-		operation: {
-			method: method.toUpperCase(),
-			path: route.path,
-			params: Object.keys(params.properties),
-			query: Object.keys(query.properties),
-			headers: Object.keys(headers.properties),
-			body: body !== undefined,
-		},
+		route,
+		places: Object.fromEntries(args.map((arg) => [arg.name, arg.in])),
 	};
 };
 
-/** One tool per operation of the registry that the document is generated from. */
-export const toolsOf = (
-	definitions: readonly { type: string; route?: RouteConfig }[],
-) =>
-	definitions.flatMap((definition) =>
-		definition.type === "route" && definition.route
-			? [toolOf(definition.route)]
-			: [],
+/** One tool per operation of the document, by name, in the order of the registry the document comes from. */
+export const toolsOf = (app: OpenAPIHono<AppEnv>) => {
+	const { paths = {}, components = {} } =
+		app.getOpenAPIDocument(documentConfig);
+	const inline = (schema: Schema) =>
+		plain(schema, components.schemas as Record<string, Schema>);
+	return new Map(
+		app.openAPIRegistry.definitions.flatMap((definition) => {
+			if (definition.type !== "route") return [];
+			const { route } = definition;
+			const item = paths[route.path] as Record<string, Operation>;
+			const tool = toolOf(route, item[route.method], inline);
+			return [[tool.tool.name, tool] as const];
+		}),
 	);
+};

@@ -265,6 +265,8 @@ for (let sample = 0; sample < 9; sample++) {
 }
 // In-runtime time per request of the app and the floor.
 const runtime = inRuntime("runtime.bench.ts", "BENCH");
+// An MCP tool call beside the REST request it stands for, and the first /mcp request of an isolate.
+const mcp = inRuntime("mcp.bench.ts", "MCP");
 const loaded = await loadUnderWranglerDev(sides);
 const profiles = await profileUnderWranglerDev(await profileSides(work));
 const memory = await memoryUnderWranglerDev(
@@ -321,6 +323,21 @@ rows.push(
 printTable(rows);
 console.log(
 	`Load: wrk -t2 -c${connections}, ${rounds} alternating rounds of ${seconds} s per side, 2xx answers only; chanfana's write and order are both its create. In-runtime: wall time per request inside workerd, local D1, limiter and queue included; the floor sends the app's D1 statements (checked).`,
+);
+
+console.log();
+printTable([
+	["in-runtime ms/req", "REST", "MCP tool call", "MCP/REST"],
+	...mcp.results.map(({ scenario, restMs, mcpMs, ratio }) => [
+		scenario,
+		f(restMs, 2),
+		f(mcpMs, 2),
+		f(ratio, 2),
+	]),
+	["first /mcp request of an isolate", "", f(mcp.firstMs, 2), ""],
+]);
+console.log(
+	`MCP: a tools/call of revision 2026-07-28 (getPetById, createPet) through the same bundled app as the request it stands for, ${f(mcp.warmMs, 2)} ms once warm; the first /mcp request loads the MCP SDK and builds the tools.`,
 );
 
 // Modules below this many ms per request in every column are summed into one row.

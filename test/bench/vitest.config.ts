@@ -69,7 +69,9 @@ export default defineConfig(async () => ({
 		setupFiles: ["../setup/apply-migrations.ts"],
 		// Only the result line: both sides log every request.
 		onConsoleLog: (log: string) =>
-			log.startsWith("BENCH ") || log.startsWith("WEBHOOKS "),
+			log.startsWith("BENCH ") ||
+			log.startsWith("WEBHOOKS ") ||
+			log.startsWith("MCP "),
 		testTimeout: 300_000,
 	},
 }));

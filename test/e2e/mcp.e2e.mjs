@@ -1,52 +1,103 @@
-// Agents as clients, end to end under `wrangler dev`: the official MCP TypeScript SDK's client over Streamable
-// HTTP, and the MCP Inspector's CLI, talk to `/mcp`; a write through a tool changes the stock, records its event
+// Agents as clients, end to end under `wrangler dev` over the seeded database: the official SDK's v2 client
+// (pinned to 2026-07-28, and in `auto` mode), its v1 client, the AI SDK's MCP client, and the MCP Inspector's CLI
+// run as the README shows it, each against `/mcp`; a write through a tool changes the stock, records its event
 // and reaches a webhook receiver on 127.0.0.1.
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { delimiter, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createMCPClient } from "@ai-sdk/mcp";
+import {
+	Client,
+	StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
+import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root, startWranglerDev } from "../support/wrangler-dev.mjs";
 
 const port = 8930;
 const receiverPort = 8931;
 const base = `http://127.0.0.1:${port}`;
+const url = new URL(`${base}/mcp`);
 const authorization = "Bearer petstore-dev-token";
+const info = { name: "petstore-e2e", version: "1.0.0" };
 let server;
 let receiver;
 const received = [];
 
-/** A client of `/mcp` that sends `headers` with every request. */
-const connect = async (headers = { authorization }) => {
-	const client = new Client({ name: "petstore-e2e", version: "1.0.0" });
+/** A client of the official SDK's v2 package, negotiating the revision as `mode` says. */
+const v2 = (mode) => async (headers) => {
+	const client = new Client(info, { versionNegotiation: { mode } });
 	await client.connect(
-		new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
-			requestInit: { headers },
-		}),
+		new StreamableHTTPClientTransport(url, { requestInit: { headers } }),
 	);
 	return client;
 };
 
-/** The MCP Inspector's CLI against `/mcp`; its JSON answer. */
-const inspector = (...args) => {
-	const result = spawnSync(
-		"npx",
-		[
-			"-y",
-			"@modelcontextprotocol/inspector@2.12.0",
-			"--cli",
-			`${base}/mcp`,
-			"--transport",
-			"http",
-			"--header",
-			`Authorization: ${authorization}`,
-			...args,
-		],
-		{ cwd: root, encoding: "utf8", timeout: 120_000 },
+/** Each client, connected with `headers`: the revision it speaks, and the same `listTools` and `callTool`. */
+const clients = {
+	"the SDK's v2 client pinned to 2026-07-28": {
+		speaks: "2026-07-28",
+		revision: (client) => client.getNegotiatedProtocolVersion(),
+		connect: v2({ pin: "2026-07-28" }),
+	},
+	"the SDK's v2 client in auto mode": {
+		speaks: "2026-07-28",
+		revision: (client) => client.getNegotiatedProtocolVersion(),
+		connect: v2("auto"),
+	},
+	"the SDK's v1 client": {
+		speaks: "2025-11-25",
+		revision: (client) => client.transport.protocolVersion,
+		connect: async (headers) => {
+			const client = new V1Client(info);
+			await client.connect(new V1Transport(url, { requestInit: { headers } }));
+			return client;
+		},
+	},
+	"the AI SDK's MCP client": {
+		speaks: "2026-07-28",
+		revision: (client) => client.initializeResult.protocolVersion,
+		connect: (headers) =>
+			createMCPClient({ transport: { type: "http", url: url.href, headers } }),
+	},
+};
+
+/** The README's Inspector commands, each on one line, run against this `wrangler dev`. */
+const inspectorCommands = readFileSync(join(root, "README.md"), "utf8")
+	.replaceAll("\\\n", "")
+	.split("\n")
+	.filter((line) => line.startsWith("npx @modelcontextprotocol/inspector"))
+	.map((line) => line.replaceAll("http://localhost:8787", base));
+
+/**
+ * Runs `command` in a shell as a developer would: the project's `node_modules/.bin` is not on the PATH (this
+ * machine's own Node comes first). Its JSON output, its exit status and what it wrote to stderr.
+ */
+const shell = (command) => {
+	const PATH = process.env.PATH.split(delimiter)
+		.filter((entry) => !entry.endsWith(join("node_modules", ".bin")))
+		.join(delimiter);
+	const result = spawnSync("sh", ["-c", command], {
+		cwd: root,
+		encoding: "utf8",
+		env: { ...process.env, PATH },
+		timeout: 120_000,
+	});
+	return {
+		status: result.status,
+		stderr: result.stderr,
+		output: JSON.parse(result.stdout || "null"),
+	};
+};
+
+const operationIds = async () => {
+	const document = await (await fetch(`${base}/doc`)).json();
+	return Object.values(document.paths).flatMap((item) =>
+		Object.values(item).map((operation) => operation.operationId),
 	);
-	if (result.status !== 0) throw new Error(result.stderr || result.stdout);
-	return JSON.parse(result.stdout);
 };
 
 const stockOf = async (petId) =>
@@ -66,7 +117,15 @@ beforeAll(async () => {
 	await new Promise((resolve) =>
 		receiver.listen(receiverPort, "127.0.0.1", resolve),
 	);
-	server = await startWranglerDev({ port, envFile: ".dev.vars.example" });
+	server = await startWranglerDev({
+		port,
+		envFile: ".dev.vars.example",
+		// The local seed, as `npm run dev` applies it; its comments would read as wrangler's options.
+		seed: readFileSync(join(root, "src/db/seed.sql"), "utf8").replace(
+			/^--.*$/gm,
+			"",
+		),
+	});
 });
 
 afterAll(async () => {
@@ -74,18 +133,63 @@ afterAll(async () => {
 	receiver?.close();
 });
 
-describe("MCP with the official SDK client", () => {
-	it("lists one tool per operation of /doc", async () => {
-		const document = await (await fetch(`${base}/doc`)).json();
-		const operations = Object.values(document.paths).flatMap((item) =>
-			Object.values(item).map((operation) => operation.operationId),
+describe.each(Object.entries(clients))("MCP with %s", (name, client) => {
+	it("lists one tool per operation of /doc, in the revision it prefers", async () => {
+		const connected = await client.connect({});
+		const { tools } = await connected.listTools();
+		expect(tools.map((tool) => tool.name).sort()).toEqual(
+			(await operationIds()).sort(),
 		);
-		const { tools } = await (await connect({})).listTools();
-		expect(tools.map((tool) => tool.name).sort()).toEqual(operations.sort());
+		expect(client.revision(connected)).toBe(client.speaks);
+		await connected.close();
 	});
 
+	it("reads, writes with the token, is refused a write without it, and gets a validation error as a tool error", async () => {
+		const agent = await client.connect({ authorization });
+		const read = await agent.callTool({
+			name: "getCategoryById",
+			arguments: { categoryId: 1 },
+		});
+		expect(read.structuredContent).toMatchObject({ id: 1, name: "Dog" });
+		const category = `Agent ${name}`;
+		const written = await agent.callTool({
+			name: "createCategory",
+			arguments: { body: { name: category } },
+		});
+		expect(written.isError).toBeFalsy();
+		expect(written.structuredContent).toMatchObject({ name: category });
+
+		const anonymous = await client.connect({});
+		const refused = await anonymous.callTool({
+			name: "createCategory",
+			arguments: { body: { name: `${category}, anonymous` } },
+		});
+		expect(refused).toMatchObject({
+			isError: true,
+			structuredContent: { code: "unauthorized", status: 401 },
+		});
+
+		const invalid = await agent.callTool({
+			name: "placeOrder",
+			arguments: { body: { petId: 1, quantity: 0 } },
+		});
+		expect(invalid).toMatchObject({
+			isError: true,
+			structuredContent: { code: "validation_error", status: 400 },
+		});
+		expect(JSON.parse(invalid.content[0].text)).toEqual(
+			invalid.structuredContent,
+		);
+		await agent.close();
+		await anonymous.close();
+	});
+});
+
+describe("MCP with the official SDK client", () => {
 	it("places an order through a tool: the stock changes, the event is recorded and a webhook receives it", async () => {
-		const client = await connect();
+		const client = await clients[
+			"the SDK's v2 client pinned to 2026-07-28"
+		].connect({ authorization });
 		const call = async (name, args) => {
 			const result = await client.callTool({ name, arguments: args });
 			expect(result.isError).toBeFalsy();
@@ -131,57 +235,49 @@ describe("MCP with the official SDK client", () => {
 			}),
 		);
 	});
+});
 
-	it("answers a validation error as a tool error carrying the API's Error", async () => {
-		const result = await (await connect()).callTool({
-			name: "placeOrder",
-			arguments: { body: { petId: 1, quantity: 0 } },
-		});
-		expect(result.isError).toBe(true);
-		expect(result.structuredContent).toMatchObject({
-			code: "validation_error",
-			status: 400,
-		});
-		expect(JSON.parse(result.content[0].text)).toEqual(
-			result.structuredContent,
-		);
+describe("MCP with the Inspector's CLI, as the README shows it", () => {
+	const [list, read, write] = inspectorCommands;
+
+	it("has the README's three commands: list, read, write", () => {
+		expect(inspectorCommands).toHaveLength(3);
 	});
 
-	it("refuses a write without the token, and reads without it", async () => {
-		const client = await connect({});
-		const refused = await client.callTool({
-			name: "createCategory",
-			arguments: { body: { name: "No token" } },
+	it("lists the tools, whose schemas pass its portability check", async () => {
+		expect(
+			shell(list)
+				.output.tools.map((tool) => tool.name)
+				.sort(),
+		).toEqual((await operationIds()).sort());
+		const strict = shell(`${list} --strict`);
+		expect(strict.status).toBe(0);
+		expect(strict.stderr).not.toMatch(/Warning|Error|portability/);
+	});
+
+	it("reads, writes with the token, is refused a write without it, and gets a validation error as a tool error", async () => {
+		expect(shell(read).output.structuredContent).toMatchObject({
+			id: 1,
+			name: "Dog",
 		});
-		expect(refused).toMatchObject({
+		const stock = await stockOf(1);
+		expect(shell(write).output.structuredContent).toMatchObject({
+			petId: 1,
+			quantity: 1,
+			complete: false,
+		});
+		expect(await stockOf(1)).toBe(stock - 1);
+		const anonymous = shell(write.replace(/--header '[^']*' /, ""));
+		expect(anonymous.status).not.toBe(0);
+		expect(anonymous.output).toMatchObject({
 			isError: true,
 			structuredContent: { code: "unauthorized", status: 401 },
 		});
-		const read = await client.callTool({
-			name: "listCategories",
-			arguments: {},
+		const invalid = shell(write.replace('"quantity": 1', '"quantity": 0'));
+		expect(invalid.output).toMatchObject({
+			isError: true,
+			structuredContent: { code: "validation_error", status: 400 },
 		});
-		expect(read.isError).toBeFalsy();
-		expect(
-			read.structuredContent.items.map((category) => category.name),
-		).not.toContain("No token");
-	});
-});
-
-describe("MCP with the Inspector's CLI", () => {
-	it("lists the tools, whose schemas pass its portability check, and calls one", () => {
-		const { tools } = inspector("--method", "tools/list", "--strict");
-		expect(tools.map((tool) => tool.name)).toContain("placeOrder");
-		const result = inspector(
-			"--method",
-			"tools/call",
-			"--tool-name",
-			"createCategory",
-			"--tool-arg",
-			'body={"name":"From the Inspector"}',
-		);
-		expect(result.structuredContent).toMatchObject({
-			name: "From the Inspector",
-		});
+		expect(await stockOf(1)).toBe(stock - 1);
 	});
 });
