@@ -16,6 +16,7 @@ import {
 	stockOf,
 	testApp,
 	token,
+	uniqueName,
 } from "./support/api";
 
 const current = "2026-07-28";
@@ -751,7 +752,7 @@ describe("the /mcp door holds the API's rules", () => {
 		expect(categories.map((category) => category.name)).not.toContain(name);
 	});
 
-	it("counts every /mcp request on one budget: its operation's when a tool call reaches it, else the read budget", async () => {
+	it("counts every /mcp request on the read budget of its address, once: a call of a read spends it as the REST request does", async () => {
 		const limited = testApp({ bindings: { READ_LIMITER: env.TINY_LIMITER } });
 		const send = (body: unknown, address: string) =>
 			post(body, { "cf-connecting-ip": address }, limited);
@@ -793,6 +794,26 @@ describe("the /mcp door holds the API's rules", () => {
 			});
 		}
 		expect((await send(invalid, prober)).status).toBe(429);
+
+		// A call of a write spends the read budget too, beside the write budget of its token.
+		const write = () =>
+			post(
+				message("tools/call", {
+					name: "createCategory",
+					arguments: { body: { name: uniqueName("Budget") } },
+				}),
+				{
+					"cf-connecting-ip": "198.51.100.36",
+					authorization: `Bearer ${token}`,
+				},
+				limited,
+			);
+		for (let request = 0; request < 2; request++) {
+			expect((await rpc(await write())).result).toMatchObject({
+				_meta: { status: 201 },
+			});
+		}
+		expect((await write()).status).toBe(429);
 	});
 
 	it("answers the transport's own errors in JSON-RPC: a body too large, JSON that is not, bytes that are not UTF-8", async () => {

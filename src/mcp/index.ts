@@ -97,22 +97,22 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 			const value = c.req.header(name);
 			if (value) headers.set(name, value);
 		}
-		let reached = false;
+		let readSpent = false;
 		const requested = message?.params?._meta?.[versionKey];
 		const answer =
 			typeof requested === "string" && requested !== current
 				? unsupported(c, requested, message.id)
 				: await serveMcp(c.req.raw, message, tools, {
 						fetch: (request) => {
-							reached = true;
+							readSpent = request.method === "GET";
 							return app.fetch(request, c.env, c.executionCtx);
 						},
 						origin: new URL(c.req.url).origin,
 						headers,
 					});
-		// One unit of one budget per request: a tool call that reached its operation spent that operation's, as the
-		// REST request does; anything else spends the read budget of the address.
-		if (!reached) await limitReads(c, async () => {});
+		// Every request spends the read budget of its address once: a call of a read already has, as the REST request
+		// does; a call of a write spends the write budget too.
+		if (!readSpent) await limitReads(c, async () => {});
 		// Through the context, so that the answer carries the request id, the secure headers and `no-store` (an
 		// event stream's own says `no-cache`).
 		return c.body(
