@@ -795,12 +795,12 @@ describe("the /mcp door holds the API's rules", () => {
 		}
 		expect((await send(invalid, prober)).status).toBe(429);
 
-		// A call of a write spends the read budget too, beside the write budget of its token.
-		const write = () =>
+		// A call of a write spends the read budget too, before it is sent, beside the write budget of its token.
+		const write = (name: string) =>
 			post(
 				message("tools/call", {
 					name: "createCategory",
-					arguments: { body: { name: uniqueName("Budget") } },
+					arguments: { body: { name } },
 				}),
 				{
 					"cf-connecting-ip": "198.51.100.36",
@@ -809,11 +809,20 @@ describe("the /mcp door holds the API's rules", () => {
 				limited,
 			);
 		for (let request = 0; request < 2; request++) {
-			expect((await rpc(await write())).result).toMatchObject({
+			expect(
+				(await rpc(await write(uniqueName("Budget")))).result,
+			).toMatchObject({
 				_meta: { status: 201 },
 			});
 		}
-		expect((await write()).status).toBe(429);
+		const refusedName = uniqueName("Refused");
+		expect((await write(refusedName)).status).toBe(429);
+		const categories = await (await anonymous("/categories?limit=100")).json<
+			{ name: string }[]
+		>();
+		expect(categories.map((category) => category.name)).not.toContain(
+			refusedName,
+		);
 	});
 
 	it("answers the transport's own errors in JSON-RPC: a body too large, JSON that is not, bytes that are not UTF-8", async () => {

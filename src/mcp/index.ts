@@ -97,22 +97,28 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 			const value = c.req.header(name);
 			if (value) headers.set(name, value);
 		}
-		let readSpent = false;
+		// Every request spends the read budget of its address once. A call of a read spends it in the operation, as
+		// the REST request does; any other request spends it at once, while the SDK reads it, and a write waits.
+		const called = message?.method === "tools/call" && message.params?.name;
+		const readCall = tools.get(String(called))?.route.method === "get";
+		const spend = () => limitReads(c, async () => {});
+		const spent = readCall ? undefined : spend();
+		spent?.catch(() => {});
+		let reached = false;
 		const requested = message?.params?._meta?.[versionKey];
 		const answer =
 			typeof requested === "string" && requested !== current
 				? unsupported(c, requested, message.id)
 				: await serveMcp(c.req.raw, message, tools, {
-						fetch: (request) => {
-							readSpent = request.method === "GET";
+						fetch: async (request) => {
+							reached = true;
+							await spent;
 							return app.fetch(request, c.env, c.executionCtx);
 						},
 						origin: new URL(c.req.url).origin,
 						headers,
 					});
-		// Every request spends the read budget of its address once: a call of a read already has, as the REST request
-		// does; a call of a write spends the write budget too.
-		if (!readSpent) await limitReads(c, async () => {});
+		await (spent ?? (reached ? undefined : spend()));
 		// Through the context, so that the answer carries the request id, the secure headers and `no-store` (an
 		// event stream's own says `no-cache`).
 		return c.body(

@@ -11,6 +11,7 @@ import type { ApiTool } from "./tools";
 /** A JSON-RPC message, as far as the door reads it. */
 export type Message = {
 	id?: unknown;
+	method?: unknown;
 	params?: {
 		_meta?: Record<string, unknown>;
 		name?: unknown;
