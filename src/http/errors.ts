@@ -63,14 +63,13 @@ export const onError: ErrorHandler = (error, c) => {
 	if (known instanceof ApiError) return errorResponse(c, known);
 	const requestId: string = c.get("requestId");
 	const part = failedPart(error);
-	console.error(
-		JSON.stringify({
-			level: "error",
-			...(part && { part }),
-			requestId,
-			error: loggable(error),
-		}),
-	);
+	const fields = { level: "error", ...(part && { part }), requestId };
+	// Locally, the stack on lines of its own, which `wrangler dev` maps to src/…ts:line; deployed, one JSON line.
+	if (c.env.LOCAL_DEVELOPMENT === "true") {
+		console.error(JSON.stringify(fields), `\n${loggable(error)}`);
+	} else {
+		console.error(JSON.stringify({ ...fields, error: loggable(error) }));
+	}
 	if (part) {
 		return errorResponse(
 			c,
