@@ -4,6 +4,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import { raisedLimiters } from "./test/support/limiters.ts";
+import { documentation, projectPaths } from "./test/support/project.ts";
 
 /** The secrets wrangler.toml requires, as the suite sets them. */
 const secrets = {
@@ -56,6 +57,9 @@ export default defineConfig(async () => ({
 					FUZZ_RUNS: process.env.FUZZ_RUNS ?? "25",
 					// test/readme.test.ts replays the README's examples against the seeded database.
 					README: readFileSync("README.md", "utf8"),
+					// test/docs.test.ts checks what the README and docs/ name against the project's files.
+					DOCS: documentation(),
+					PROJECT_PATHS: projectPaths(),
 					SEED_SQL: readFileSync("src/db/seed.sql", "utf8"),
 				},
 				// A database without tables, beside DB: a statement that fails there fails as in production.
