@@ -49,16 +49,18 @@ const probe = () =>
 		sql`, `,
 	)}`);
 
+const unavailable = (message: string) =>
+	new ApiError("unavailable", message, undefined, {
+		"Retry-After": String(retryAfterSeconds),
+	});
+
 /** GET /health: answers once the database does, with the schema this version expects. */
 export const health = createRouter().openapi(getHealth, async (c) => {
 	try {
 		await c.var.db.run(probe());
 	} catch {
-		throw new ApiError(
-			"unavailable",
+		throw unavailable(
 			"Part down: d1. The database is unreachable, or lacks the schema this version expects.",
-			undefined,
-			{ "Retry-After": String(retryAfterSeconds) },
 		);
 	}
 	return c.json({ status: "ok" as const }, 200);
@@ -93,9 +95,7 @@ export const localSchemaCheck = (): MiddlewareHandler<AppEnv> => {
 					}),
 				);
 			}
-			throw new ApiError("unavailable", behindTheCode, undefined, {
-				"Retry-After": String(retryAfterSeconds),
-			});
+			throw unavailable(behindTheCode);
 		}
 		return next();
 	};

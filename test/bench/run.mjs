@@ -354,6 +354,10 @@ const growth = Object.entries(memory).flatMap(
 	},
 );
 
+const commit = spawnSync("git", ["describe", "--always", "--dirty"], {
+	cwd: root,
+	encoding: "utf8",
+}).stdout.trim();
 const wranglerVersion = JSON.parse(
 	await readFile(join(root, "node_modules/wrangler/package.json"), "utf8"),
 ).version;
@@ -362,9 +366,10 @@ const report = `# Performance
 
 <!-- Written by \`npm run bench\` (test/bench/run.mjs): change the text there, and run it again. -->
 
-The figures of one run of \`npm run bench\`, the only place they are kept: ${new Date().toISOString().slice(0, 10)},
+The figures of one run of \`npm run bench\`, the only place they are kept: commit ${commit}, ${new Date().toISOString().slice(0, 10)},
 wrangler ${wranglerVersion}, ${machine.length} × ${machine[0]?.model.trim() ?? "unknown CPU"}. The bench never fails on a number;
-whatever else runs on the machine moves them, so compare ratios measured in the same run rather than runs.
+whatever else runs on the machine moves them, so compare ratios measured in the same run rather than runs. Its
+tables name the modules of that commit.
 
 The three sides, each under \`wrangler dev\` on 127.0.0.1 with the same wrangler and compatibility date:
 
