@@ -97,12 +97,10 @@ lines(tsc.stdout, (line) => {
 	}
 });
 
+// Neither outlives this process: stopped, exiting or failing.
 const stop = () => {
 	tsc.kill();
 	wrangler.kill();
 };
-process.on("SIGINT", stop).on("SIGTERM", stop);
-wrangler.on("exit", (code) => {
-	tsc.kill();
-	process.exit(code ?? 0);
-});
+process.on("SIGINT", stop).on("SIGTERM", stop).on("exit", stop);
+wrangler.on("exit", (code) => process.exit(code ?? 0));
