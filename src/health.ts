@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { getTableColumns, type SQL, sql, type Table } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
 import type { MiddlewareHandler } from "hono";
+import { openSession } from "./db/client";
 import { isD1Unavailable } from "./db/d1-errors";
 import { petNames } from "./db/pet-names";
 import * as schema from "./db/schema";
@@ -80,7 +80,8 @@ export const localSchemaCheck = (): MiddlewareHandler<AppEnv> => {
 	return async (c, next) => {
 		if (held || c.env.LOCAL_DEVELOPMENT !== "true") return next();
 		try {
-			await drizzle(c.env.DB).run(probe());
+			// Read as a request reads, retrying what D1 documents as retryable.
+			await openSession(c.env.DB, { write: false }).db.run(probe());
 			held = true;
 		} catch (error) {
 			if (isD1Unavailable(error)) throw error;
