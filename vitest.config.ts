@@ -1,28 +1,65 @@
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
-import { raisedLimiters } from "./test/support/limiters";
+import { raisedLimiters } from "./test/support/limiters.ts";
+import { documentation, projectPaths } from "./test/support/project.ts";
+
+/** The secrets wrangler.toml requires, as the suite sets them. */
+const secrets = {
+	// Two tokens, as during a rotation, each long enough for production.
+	API_TOKEN:
+		"test-token-current-0123456789abcdef,test-token-next-0123456789abcdef0",
+	CURSOR_SECRET: "test-cursor-secret",
+	// Newest first: the second key stands for one a rotation replaced.
+	WEBHOOK_SECRET_KEY:
+		"test-webhook-secret-key-0123456789abcdef,test-previous-webhook-secret-key-0123456789",
+};
+
+// The Workers pool has wrangler read wrangler.toml once per test file. Wrangler then says where it found the
+// required secrets, and, without a .dev.vars, that they are missing: it finds the suite's own in its environment
+// (the bindings below set them for the Worker), and reports only warnings and errors.
+Object.assign(process.env, secrets);
+process.env.WRANGLER_LOG ??= "warn";
+
+/**
+ * Dependencies loaded without the source maps they ship, which name sources their packages leave out (Vite
+ * warns once per file): a stack through a dependency names its built file.
+ */
+const withoutDependencySourceMaps: Plugin = {
+	name: "without-dependency-source-maps",
+	enforce: "pre",
+	async load(id) {
+		if (!/\/node_modules\/[^?]+\.[cm]?js$/.test(id)) return null;
+		const code = await readFile(id, "utf8");
+		return {
+			code: code.replace(/\/\/# sourceMappingURL=\S+\s*$/, ""),
+			map: null,
+		};
+	},
+};
 
 export default defineConfig(async () => ({
 	plugins: [
+		withoutDependencySourceMaps,
 		cloudflareTest({
 			wrangler: { configPath: "./wrangler.toml" },
 			miniflare: {
 				// Read in Node, applied inside the runtime by test/setup/apply-migrations.ts.
 				bindings: {
 					TEST_MIGRATIONS: await readD1Migrations("./drizzle"),
-					// Two tokens, as during a rotation, each long enough for production.
-					API_TOKEN:
-						"test-token-current-0123456789abcdef,test-token-next-0123456789abcdef0",
-					CURSOR_SECRET: "test-cursor-secret",
-					// Newest first: the second key stands for one a rotation replaced.
-					WEBHOOK_SECRET_KEY:
-						"test-webhook-secret-key-0123456789abcdef,test-previous-webhook-secret-key-0123456789",
+					...secrets,
 					WEBHOOKS_ALLOW_LOOPBACK: "true",
+					// As deployed, whether or not `npm run dev` has written a .dev.vars, which wrangler reads.
+					LOCAL_DEVELOPMENT: "false",
 					// Runs per fuzz property: small in CI, larger on demand.
 					FUZZ_RUNS: process.env.FUZZ_RUNS ?? "25",
 					// test/readme.test.ts replays the README's examples against the seeded database.
 					README: readFileSync("README.md", "utf8"),
+					// test/docs.test.ts checks what the README and docs/ name against the project's files.
+					DOCS: documentation(),
+					PROJECT_PATHS: projectPaths(),
 					SEED_SQL: readFileSync("src/db/seed.sql", "utf8"),
 				},
 				// A database without tables, beside DB: a statement that fails there fails as in production.

@@ -4,7 +4,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import * as resources from "./db/resources";
 import type { AppEnv } from "./env";
-import { health } from "./health";
+import { health, localSchemaCheck } from "./health";
 import { limitBody } from "./http/body-limit";
 import { cacheControl } from "./http/cache-control";
 import { servedFrom } from "./http/code-samples";
@@ -48,6 +48,8 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		c.set("now", now);
 		await next();
 	});
+	// Under local development, a database behind the code is answered 503, never served (src/health.ts).
+	app.use(except(["/doc", referencePages], localSchemaCheck()));
 	// Writes to these record events (src/db/write.ts): once one has succeeded, the outbox is nudged. A
 	// wildcard matches the collection's own path too.
 	for (const { path } of Object.values(resources)) {

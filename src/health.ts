@@ -1,7 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { getTableColumns, type SQL, sql, type Table } from "drizzle-orm";
+import type { MiddlewareHandler } from "hono";
+import { openSession } from "./db/client";
+import { isD1Unavailable } from "./db/d1-errors";
 import { petNames } from "./db/pet-names";
 import * as schema from "./db/schema";
+import type { AppEnv } from "./env";
+import { log } from "./http/log";
 import { unavailable } from "./http/platform";
 import { jsonContent } from "./http/responses";
 import { apiRoute } from "./http/route";
@@ -56,3 +61,37 @@ export const health = createRouter().openapi(getHealth, async (c) => {
 	}
 	return c.json({ status: "ok" as const }, 200);
 });
+
+/** What a local database behind the code gets answered, and the dev log says once. */
+const behindTheCode =
+	"The local database lacks the schema this code reads: `npm run db:setup` applies the migrations in drizzle/ (after `npm run db:generate`, if src/db/schema.ts changed).";
+
+/**
+ * Under local development (`LOCAL_DEVELOPMENT`), a database behind the code is answered 503, never served as
+ * data: checked on every request until it holds, then no more for this isolate (a code change starts another).
+ */
+export const localSchemaCheck = (): MiddlewareHandler<AppEnv> => {
+	let held = false;
+	let logged = false;
+	return async (c, next) => {
+		if (held || c.env.LOCAL_DEVELOPMENT !== "true") return next();
+		try {
+			// Read as a request reads, retrying what D1 documents as retryable.
+			const { db } = openSession(c.env.DB, { write: false });
+			await retriedRead(c, () => db.run(probe()));
+			held = true;
+		} catch (error) {
+			if (isD1Unavailable(error)) throw error;
+			if (!logged) {
+				logged = true;
+				log("error", {
+					part: "d1",
+					requestId: c.var.requestId,
+					error: behindTheCode,
+				});
+			}
+			throw unavailable(behindTheCode);
+		}
+		return next();
+	};
+};

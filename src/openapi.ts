@@ -1,4 +1,4 @@
-import { tokenVariable } from "./http/code-samples";
+import { origin, tokenVariable } from "./http/code-samples";
 import { durations, inWords } from "./models/limits";
 
 /** A tag of the document: a navigation group (no `parent`) or the tag its operations carry. */
@@ -103,7 +103,10 @@ export const documentConfig = {
 		contact: { name: "Petstore API team", email: "api@petstore.example" },
 		license: { name: "Proprietary", url: "https://petstore.example/terms" },
 	},
-	servers: [{ url: "/", description: "The deployment serving this document" }],
+	// Absolute, so that a collection imported from it (Postman, Insomnia) calls this deployment as it is.
+	servers: [
+		{ url: origin, description: "The deployment serving this document" },
+	],
 	tags: tags.map(({ name, title, description, icon, parent }) => ({
 		name,
 		description,

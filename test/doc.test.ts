@@ -49,14 +49,12 @@ describe("GET /doc", () => {
 			properties: {
 				name: { type: "string", minLength: 1, maxLength: 100 },
 				categoryId: int64,
-				status: {
-					allOf: [
-						{ $ref: "#/components/schemas/PetStatus" },
-						{ default: "available" },
-					],
-				},
+				status: { $ref: "#/components/schemas/PetStatus" },
 			},
 		});
+		expect(schemas.NewPet.description).toContain(
+			"`status` is `available` unless given",
+		);
 		expect(schemas.Pet).toMatchObject({
 			required: ["id", "name", "categoryId", "status"],
 			properties: { id: int64 },
@@ -420,6 +418,16 @@ describe("a document that client generators and renderers read right", () => {
 		for (const origin of ["http://127.0.0.1:8787", "https://api.example"]) {
 			const text = await (await app.request(`${origin}/doc`)).text();
 			expect(text).toContain(`curl -X GET '${origin}/pets`);
+		}
+	});
+
+	it("names the origin it was served from as its server, so that an import (Postman, Insomnia) runs as it is", async () => {
+		const app = testApp();
+		for (const origin of ["http://127.0.0.1:8787", "https://api.example"]) {
+			const { servers } = await (await app.request(`${origin}/doc`)).json<{
+				servers: { url: string }[];
+			}>();
+			expect(servers.map(({ url }) => url)).toEqual([origin]);
 		}
 	});
 });

@@ -6,6 +6,9 @@ declare namespace Cloudflare {
 		BENCH_REQUESTS: string;
 		/** Defined in vitest.config.ts: the README and the local seed, for test/readme.test.ts. */
 		README: string;
+		/** Defined in vitest.config.ts: the README and docs/*.md by path, and every path of the project. */
+		DOCS: Record<string, string>;
+		PROJECT_PATHS: string[];
 		SEED_SQL: string;
 		/** Defined in vitest.config.ts: runs per fuzz property. */
 		FUZZ_RUNS: string;

@@ -131,6 +131,16 @@ describe("reads when D1 fails", () => {
 		]);
 	});
 
+	it("under local development, the schema check before a read retries a transient failure too", async () => {
+		const pet = await createPet((await createCategory()).id);
+		vi.spyOn(console, "warn").mockImplementation(() => {});
+		const d1 = faultyD1({ fails: (n) => n < 2 });
+		const { api: faulty } = testApp({
+			bindings: { DB: d1.DB, LOCAL_DEVELOPMENT: "true" },
+		});
+		expect((await faulty(`/store/inventory/${pet.id}`)).status).toBe(200);
+	});
+
 	it.each([
 		"/pets",
 		"/categories",

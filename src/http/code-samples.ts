@@ -2,10 +2,10 @@ import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import type { RouteConfig, z } from "@hono/zod-openapi";
 
 /**
- * Stands for the origin that serves the document, which `/doc` puts in its place ({@link servedFrom}): a
- * sample copied from any deployment calls that deployment.
+ * Stands for the origin that serves the document, which `/doc` puts in its place ({@link servedFrom}): its
+ * server, and a sample copied from it, name the deployment it was read from.
  */
-const origin = "{origin}";
+export const origin = "{origin}";
 
 /** The environment variable that holds the reader's token (never a real one); the bearer scheme names it too. */
 export const tokenVariable = "API_TOKEN";
@@ -78,7 +78,7 @@ const honoClient = (route: Sampled, { auth, idempotent }: Flags) => {
 	];
 	return [
 		'import { hc } from "hono/client";',
-		'import type { AppType } from "petstore-api/src/app";',
+		'import type { AppType } from "petstore-api/client";',
 		"",
 		`const api = hc<AppType>("${origin}"${auth ? `, {\n\theaders: { Authorization: \`Bearer \${process.env.${tokenVariable}}\` },\n}` : ""});`,
 		`const response = await api${call}.$${route.method}(${args.length > 0 ? `{ ${args.join(", ")} }` : ""});`,

@@ -44,7 +44,13 @@ export const onError: ErrorHandler = (error, c) => {
 	if (known instanceof ApiError) return errorResponse(c, known);
 	const requestId: string = c.get("requestId");
 	const part = failedPart(error);
-	log("error", { part, requestId, error: loggable(error) });
+	// Locally, the stack on lines of its own, which `wrangler dev` maps to src/…ts:line; deployed, one JSON line.
+	if (c.env.LOCAL_DEVELOPMENT === "true") {
+		console.error(
+			JSON.stringify({ level: "error", part, requestId }),
+			`\n${loggable(error)}`,
+		);
+	} else log("error", { part, requestId, error: loggable(error) });
 	if (part)
 		return errorResponse(c, unavailable(unavailableMessage(c.req.method)));
 	return errorResponse(

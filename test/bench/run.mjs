@@ -1,22 +1,23 @@
 // `npm run bench`: the API next to Cloudflare's chanfana template and the floor (floor.ts: the API's platform
 // work without the framework), each under `wrangler dev` on 127.0.0.1 with the same wrangler and compatibility
 // date; then where the API's CPU time goes, the memory of wrangler dev's processes after a fixed number of
-// reads, and webhook delivery (webhooks.mjs). It prints Markdown tables and never fails on a number. Needs wrk (`apt-get install wrk`). Knobs:
+// reads, and webhook delivery (webhooks.mjs). It writes docs/performance.md, the one place its figures are
+// kept, and never fails on a number. Needs wrk (`apt-get install wrk`). Knobs:
 // BENCH_SECONDS (per timed run), BENCH_ROUNDS, BENCH_CONNECTIONS, BENCH_REQUESTS (in-runtime requests per
 // round), BENCH_PROFILE_REQUESTS (per profile), BENCH_MEMORY_REQUESTS (per memory step), BENCH_MEMORY_SCENARIO
 // (read, write or order: what the memory steps send; read by default).
 import { spawnSync } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { startWranglerDev, wrangler } from "../support/wrangler-dev.mjs";
+import { root, startWranglerDev, wrangler } from "../support/wrangler-dev.mjs";
 import { inRuntime } from "./in-runtime.mjs";
 import { inspect } from "./inspector.mjs";
 import { liveHeap, rssByProcess } from "./memory.mjs";
 import { profiler } from "./profile.mjs";
 import { sendRequests } from "./requests.mjs";
 import { loadSides, memorySides, profileSides } from "./sides.mjs";
-import { f, median, printTable } from "./table.mjs";
+import { f, markdownTable, median } from "./table.mjs";
 import { webhookRows } from "./webhooks.mjs";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
@@ -320,10 +321,6 @@ rows.push(
 		"",
 	],
 );
-printTable(rows);
-console.log(
-	`Load: wrk -t2 -c${connections}, ${rounds} alternating rounds of ${seconds} s per side, 2xx answers only; chanfana's write and order are both its create. In-runtime: wall time per request inside workerd, local D1, limiter and queue included; the floor sends the app's D1 statements (checked).`,
-);
 
 console.log();
 printTable([
@@ -353,8 +350,69 @@ const major = modules
 	.sort((a, b) => total(b) - total(a));
 const minor = modules.filter((module) => !major.includes(module));
 const sum = (ms, of) => of.reduce((all, module) => all + (ms[module] ?? 0), 0);
-console.log();
-printTable([
+
+const MiB = (bytes) => f(bytes / 2 ** 20);
+const steps = (rss, process) =>
+	rss.map((r) => f(r[process] ?? 0, 0)).join(" → ");
+const growth = Object.entries(memory).flatMap(
+	([name, { heapBefore, heapAfter, failures }]) => {
+		const grown = Object.entries(heapAfter.byConstructor)
+			.map(([key, bytes]) => [
+				key,
+				bytes - (heapBefore.byConstructor[key] ?? 0),
+			])
+			.filter(([, growth]) => growth > 64 * 1024)
+			.map(([key, growth]) => `${key} +${f(growth / 1024, 0)} KiB`);
+		return grown.length || failures
+			? [
+					`- ${name}: ${failures} non-2xx; heap growth by constructor: ${grown.join(", ") || "none"}`,
+				]
+			: [];
+	},
+);
+
+const commit = spawnSync("git", ["describe", "--always", "--dirty"], {
+	cwd: root,
+	encoding: "utf8",
+}).stdout.trim();
+const wranglerVersion = JSON.parse(
+	await readFile(join(root, "node_modules/wrangler/package.json"), "utf8"),
+).version;
+const machine = cpus();
+const report = `# Performance
+
+<!-- Written by \`npm run bench\` (test/bench/run.mjs): change the text there, and run it again. -->
+
+The figures of one run of \`npm run bench\`, the only place they are kept: commit ${commit}, ${new Date().toISOString().slice(0, 10)},
+wrangler ${wranglerVersion}, ${machine.length} × ${machine[0]?.model.trim() ?? "unknown CPU"}. The bench never fails on a number;
+whatever else runs on the machine moves them, so compare ratios measured in the same run rather than runs. Its
+tables name the modules of that commit.
+
+The three sides, each under \`wrangler dev\` on 127.0.0.1 with the same wrangler and compatibility date:
+
+- **app**: this API, minified as \`npm run deploy\` ships it.
+- **chanfana**: Cloudflare's chanfana OpenAPI template as it ships (\`test/bench/chanfana/\`); its one create
+  stands in for both of our writes.
+- **floor** (\`test/bench/floor.ts\`): the API's platform work without a framework: the API's own D1 statements
+  (\`test/bench/floor-statements.ts\`, checked against the API's before anything is timed) through a D1 session,
+  and on writes the write limiter's call and the queue nudge.
+
+## Throughput, latency, start-up and size
+
+${markdownTable(rows)}
+
+Load: \`wrk -t2 -c${connections}\`, ${rounds} alternating rounds of ${seconds} s per side, 2xx answers only; a ratio is
+taken per round, then the median across rounds. In-runtime (\`test/bench/runtime.bench.ts\`): wall time per request
+inside workerd (the Workers Vitest integration, real local D1, limiter and queue included), both sides bundled as
+\`wrangler deploy\` bundles them, in alternating rounds. Start-up: \`wrangler check startup\`. Bundle: \`wrangler deploy
+--dry-run\`. Under \`wrangler dev\` every Worker, Durable Object and D1 database shares one workerd thread, so
+throughput there is that thread's time per request, platform parts included (the asset router in front of
+every request, the D1 session, the rate limiter's Durable Object); in production none of them runs on the
+Worker's thread.
+
+## Where the app's own CPU goes
+
+${markdownTable([
 	[
 		"CPU ms/req in the Worker's isolate",
 		...Object.keys(scenarios).flatMap((s) => [`${s}: app`, `${s}: floor`]),
@@ -365,16 +423,17 @@ printTable([
 	]),
 	[`${minor.length} others`, ...columns.map((ms) => f(sum(ms, minor), 3))],
 	["total", ...columns.map((ms) => f(sum(ms, modules), 3))],
-]);
-console.log(
-	`CPU profile of the Worker's isolate (wrangler's inspector; per module, the median of ${profileRounds} alternating rounds of ${profiled} requests over 8 connections), each sample counted for the module of its nearest JavaScript frame; idle time left out. The app runs unminified and without its queue consumer, so that its modules can be told apart and the profile is the request's own work.`,
-);
+])}
 
-const MiB = (bytes) => f(bytes / 2 ** 20);
-const steps = (rss, process) =>
-	rss.map((r) => f(r[process] ?? 0, 0)).join(" → ");
-console.log();
-printTable([
+A V8 sampling profile of the Worker's isolate through wrangler's inspector: per module, the median of
+${profileRounds} alternating rounds of ${profiled} requests over 8 connections, each sample counted for the module of its
+nearest JavaScript frame (so native work such as \`new Response\` counts for its caller), idle time left out. The app
+runs unminified, so that its modules can be told apart, and without its queue consumer, so that the profile is
+the request's own work.
+
+## Memory under \`wrangler dev\`
+
+${markdownTable([
 	[
 		`RSS MiB after 0 → … ${scenarios[memoryScenario]}`,
 		"wrangler (Node)",
@@ -389,26 +448,22 @@ printTable([
 		steps(rss, "worker"),
 		`${MiB(heapBefore.bytes)} → ${MiB(heapAfter.bytes)}`,
 	]),
-]);
-for (const [name, { heapBefore, heapAfter, failures }] of Object.entries(
-	memory,
-)) {
-	const grown = Object.entries(heapAfter.byConstructor)
-		.map(([key, bytes]) => [key, bytes - (heapBefore.byConstructor[key] ?? 0)])
-		.filter(([, growth]) => growth > 64 * 1024)
-		.map(([key, growth]) => `${key} +${f(growth / 1024, 0)} KiB`);
-	if (grown.length || failures) {
-		console.log(
-			`${name}: ${failures} non-2xx; heap growth by constructor: ${grown.join(", ") || "none"}`,
-		);
-	}
-}
-console.log(
-	`Memory: each side alone on a fresh wrangler dev, ${memorySteps} steps of ${memoryStep} ${scenarios[memoryScenario]} over 32 connections; the heap is measured by a heap snapshot (which collects garbage) after a warm-up and after the last step. Constructors whose live heap grew by more than 64 KiB are listed above the note.`,
-);
+])}
+${growth.length ? `\n${growth.join("\n")}\n` : ""}
+Each side alone on a fresh \`wrangler dev\`, ${memorySteps} steps of ${memoryStep} \`${scenarios[memoryScenario]}\` over 32 connections
+(\`BENCH_MEMORY_SCENARIO\` chooses another request). The live heap comes from heap snapshots, which collect
+garbage first, taken after a warm-up and after the last step; constructors whose live heap grew by more than
+64 KiB are listed under the table. The bare floor sides add one platform part each to the floor's D1 alone, to
+show what that part costs wrangler's processes. In production none of these processes exists: the memory limit
+applies to the isolate, whose live heap is the last column.
 
-// Webhooks (test/bench/webhooks.mjs): their own table, measured last.
-console.log("\n| webhooks | |\n| --- | --- |");
-for (const [label, value] of await webhookRows()) {
-	console.log(`| ${label} | ${value} |`);
-}
+## Webhooks
+
+${markdownTable([["", "webhooks"], ...(await webhookRows())])}
+
+\`test/bench/webhooks.mjs\`: D1 round trips per write, all told and in the request, with three endpoints
+receiving every write, when each queue batch holds one write and when it holds a hundred; and deliveries per
+second from a backlog under \`wrangler dev\`, with receivers on 127.0.0.1.
+`;
+await writeFile(join(root, "docs/performance.md"), report);
+console.log(report);

@@ -77,9 +77,10 @@ const task = json(
 	false,
 );
 
-/** The API as configured in wrangler.toml, with the bench's secrets and `changes`. */
+/** The API as configured in wrangler.toml and minified as `npm run deploy` does, with the bench's secrets and `changes`. */
 const apiConfig = (work, name, changes = {}) =>
 	configOf(work, name, "wrangler.toml", {
+		minify: true,
 		vars: {
 			API_TOKEN: token,
 			CURSOR_SECRET: "bench-cursor-secret",

@@ -1,15 +1,15 @@
-/** Prints `rows` (the first is the header) as a Markdown table with aligned columns. */
-export const printTable = (rows) => {
+/** `rows` (the first is the header) as a Markdown table with aligned columns. */
+export const markdownTable = (rows) => {
 	const widths = rows[0].map((_, i) =>
 		Math.max(3, ...rows.map((row) => row[i].length)),
 	);
-	const print = (cells) =>
-		console.log(
-			`| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(" | ")} |`,
-		);
-	print(rows[0]);
-	print(widths.map((width) => "-".repeat(width)));
-	for (const row of rows.slice(1)) print(row);
+	const line = (cells) =>
+		`| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(" | ")} |`;
+	return [
+		line(rows[0]),
+		line(widths.map((width) => "-".repeat(width))),
+		...rows.slice(1).map(line),
+	].join("\n");
 };
 
 /** `value` with `digits` decimals. */

@@ -1,20 +1,16 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { build } from "esbuild";
 import { defineConfig } from "vitest/config";
-import { unstable_readConfig } from "wrangler";
 import { raisedLimiters } from "../support/limiters";
 
 // The in-runtime benchmark: run by `npm run bench`, never by `npm test`.
 
 /**
- * sides.ts bundled as `wrangler deploy` bundles a Worker (its esbuild options, and wrangler.toml's `minify`), so
+ * sides.ts bundled as `npm run deploy` bundles a Worker (wrangler's esbuild options, and `--minify`), so
  * that both sides run as they would be deployed. Unbundled, Vite's module runner would serve each of the app's
  * hundred modules on its own, reaching every import through a getter, which a Worker never does.
  */
 const bundledSides = async () => {
-	const { minify } = unstable_readConfig({
-		config: `${import.meta.dirname}/../../wrangler.toml`,
-	});
 	// Beside wrangler's own builds, which .gitignore already leaves out.
 	const outfile = `${import.meta.dirname}/../../.wrangler/bench/sides.js`;
 	await build({
@@ -26,7 +22,7 @@ const bundledSides = async () => {
 		conditions: ["workerd", "worker", "browser"],
 		external: ["cloudflare:*"],
 		keepNames: true,
-		minify,
+		minify: true,
 		sourcemap: "inline",
 		define: { "process.env.NODE_ENV": '"production"' },
 		logLevel: "error",

@@ -1,0 +1,74 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+
+const docs = Object.entries(env.DOCS);
+const paths = new Set(env.PROJECT_PATHS);
+/** The project's top-level directories: a path that starts with one names a part of the project. */
+const topLevel = env.PROJECT_PATHS.filter((path) => /^[^/]+\/$/.test(path));
+/** The extensions of the files a document may name. */
+const fileName = /\.(ts|mjs|cjs|js|json|toml|md|sql|ya?ml|example)$/;
+
+/** Whether `path` (relative to the project, `./` and a trailing slash allowed) is a file or a directory of it. */
+const exists = (path: string) => {
+	const clean = path.replace(/^\.\//, "").replace(/\/$/, "");
+	return paths.has(clean) || paths.has(`${clean}/`);
+};
+
+/** Every path a document names: a link's target, a path under a top-level directory, a file name in code. */
+const named = (path: string, text: string) => {
+	const dir = path.includes("/")
+		? path.slice(0, path.lastIndexOf("/") + 1)
+		: "";
+	const links = [...text.matchAll(/\]\(([^)\s#]+)[^)]*\)/g)]
+		.map(([, target]) => target)
+		.filter((target) => !/^[a-z]+:/.test(target))
+		.map((target) => new URL(target, `file:///${dir}`).pathname.slice(1));
+	const underTopLevel = topLevel.flatMap((top) =>
+		[
+			...text.matchAll(
+				new RegExp(`(?<![\\w/.@-])${top.replace(".", "\\.")}[\\w./-]*`, "g"),
+			),
+		].map(([match]) => match.replace(/\.$/, "")),
+	);
+	const inCode = [...text.matchAll(/`([^`\s]+)`/g)]
+		.map(([, code]) => code)
+		.filter((code) => fileName.test(code) && !code.includes(":"));
+	return [...new Set([...links, ...underTopLevel, ...inCode])];
+};
+
+describe("the README and docs/", () => {
+	it.each(docs)("%s names only paths the project has", (path, text) => {
+		// npm run bench's tables label what it measured at the commit it names.
+		const prose =
+			path === "docs/performance.md" ? text.replace(/^\|.*$/gm, "") : text;
+		const missing = named(path, prose).filter(
+			(name) =>
+				!exists(name) &&
+				// A file name alone names a file of that name anywhere in the project.
+				(name.includes("/") ||
+					!env.PROJECT_PATHS.some((file) => file.endsWith(`/${name}`))),
+		);
+		expect(missing).toEqual([]);
+	});
+
+	it("would notice a path the project lacks", () => {
+		expect(
+			named(
+				"docs/x.md",
+				"See `src/db/batch.ts`, [the contract](../API.md) and `shared/API.md`.",
+			).filter((name) => !exists(name)),
+		).toEqual(["API.md", "src/db/batch.ts", "shared/API.md"]);
+	});
+
+	it("the README quotes no measurement that docs/performance.md, written by npm run bench, does not hold", () => {
+		const performance = env.DOCS["docs/performance.md"];
+		expect(performance).toContain("<!-- Written by `npm run bench`");
+		// A number with two decimals or more (not a time or an id), a size or a rate: what a run measures.
+		const figures = env.README.match(
+			/(?<![\w.:-])\d[\d,]*(\.\d{2,}(?![\w.])|\s?(KiB|MiB|GiB|req\/s|deliveries\/s)\b)/g,
+		);
+		for (const figure of figures ?? []) {
+			expect(performance, figure).toContain(figure);
+		}
+	});
+});

@@ -1,0 +1,24 @@
+import { readdirSync, readFileSync } from "node:fs";
+
+/** Never part of the project: dependencies, git's own, and what tools write. */
+const outside = new Set([".git", "node_modules", ".wrangler", "test-results"]);
+
+/** Every file and directory of the project under `dir`, by path; a directory's ends with a slash. */
+export const projectPaths = (dir = "."): string[] =>
+	readdirSync(dir, { withFileTypes: true })
+		.filter(({ name }) => !outside.has(name))
+		.flatMap((entry) => {
+			const path = dir === "." ? entry.name : `${dir}/${entry.name}`;
+			return entry.isDirectory() ? [`${path}/`, ...projectPaths(path)] : [path];
+		});
+
+/** The README and the Markdown files of docs/, by path. */
+export const documentation = () =>
+	Object.fromEntries(
+		[
+			"README.md",
+			...readdirSync("docs")
+				.filter((name) => name.endsWith(".md"))
+				.map((name) => `docs/${name}`),
+		].map((path) => [path, readFileSync(path, "utf8")]),
+	);
