@@ -35,22 +35,10 @@ module.exports = {
 			app,
 			mcp,
 		]),
-		below("env-below-http", "^src/env[.]ts$", [
-			"^src/(http|webhooks|resources)/",
-			app,
-			mcp,
-		]),
-		below("http-below-webhooks", "^src/http/", [
-			"^src/(webhooks|resources)/",
-			app,
-			mcp,
-		]),
+		below("env-below-http", "^src/env[.]ts$", ["^src/(http|webhooks|resources)/", app, mcp]),
+		below("http-below-webhooks", "^src/http/", ["^src/(webhooks|resources)/", app, mcp]),
 		// Resources use the webhooks module (delivery, secrets, URL rules); it never reaches into a resource.
-		below("webhooks-below-resources", "^src/webhooks/", [
-			"^src/resources/",
-			app,
-			mcp,
-		]),
+		below("webhooks-below-resources", "^src/webhooks/", ["^src/resources/", app, mcp]),
 		below("resources-below-app", "^src/resources/", [app, mcp]),
 	],
 	options: {

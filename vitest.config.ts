@@ -9,8 +9,7 @@ import { documentation, projectPaths } from "./test/support/project.ts";
 /** The secrets wrangler.toml requires, as the suite sets them. */
 const secrets = {
 	// Two tokens, as during a rotation, each long enough for production.
-	API_TOKEN:
-		"test-token-current-0123456789abcdef,test-token-next-0123456789abcdef0",
+	API_TOKEN: "test-token-current-0123456789abcdef,test-token-next-0123456789abcdef0",
 	CURSOR_SECRET: "test-cursor-secret",
 	// Newest first: the second key stands for one a rotation replaced.
 	WEBHOOK_SECRET_KEY:

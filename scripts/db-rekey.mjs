@@ -9,15 +9,7 @@ import { rekeyNames } from "./rekey-names.ts";
 const d1 = (...args) =>
 	execFileSync(
 		"wrangler",
-		[
-			"d1",
-			"execute",
-			"DB",
-			"--yes",
-			"--json",
-			...process.argv.slice(2),
-			...args,
-		],
+		["d1", "execute", "DB", "--yes", "--json", ...process.argv.slice(2), ...args],
 		{ encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
 	);
 

@@ -23,9 +23,7 @@ const [{ results }] = JSON.parse(
 	),
 );
 if (results.length > 0) {
-	const drops = results.map(
-		({ type, name }) => `DROP ${type.toUpperCase()} IF EXISTS "${name}"`,
-	);
+	const drops = results.map(({ type, name }) => `DROP ${type.toUpperCase()} IF EXISTS "${name}"`);
 	d1(
 		[
 			"execute",

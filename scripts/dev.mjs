@@ -7,15 +7,12 @@ import { existsSync, readFileSync, watch } from "node:fs";
 import { stripVTControlCharacters } from "node:util";
 
 const args = process.argv.slice(2);
-const envFile = args.includes("--env-file")
-	? args[args.indexOf("--env-file") + 1]
-	: ".dev.vars";
+const envFile = args.includes("--env-file") ? args[args.indexOf("--env-file") + 1] : ".dev.vars";
 const color = process.stdout.isTTY ? { FORCE_COLOR: "1" } : {};
 
 const banner = (url) => {
 	const token =
-		existsSync(envFile) &&
-		readFileSync(envFile, "utf8").match(/^API_TOKEN="?([^,"\n]+)/m)?.[1];
+		existsSync(envFile) && readFileSync(envFile, "utf8").match(/^API_TOKEN="?([^,"\n]+)/m)?.[1];
 	return `
   Petstore API  ${url}
   OpenAPI       ${url}/doc
@@ -38,9 +35,7 @@ const lines = (stream, onLine) => {
 // Files changed since the last reload, as wrangler's own watchers see them.
 const changed = new Set();
 for (const path of ["src", "wrangler.toml", envFile].filter(existsSync)) {
-	watch(path, { recursive: true }, (_, file) =>
-		changed.add(path === "src" ? `src/${file}` : path),
-	);
+	watch(path, { recursive: true }, (_, file) => changed.add(path === "src" ? `src/${file}` : path));
 }
 
 const wrangler = spawn("wrangler", ["dev", "--test-scheduled", ...args], {
@@ -60,9 +55,7 @@ const fromWrangler = (out) => (line) => {
 		return;
 	}
 	if (text.includes("Reloading local server") && changed.size > 0) {
-		out.write(
-			`${line.replace("...", `: ${[...changed].join(", ")} changed`)}\n`,
-		);
+		out.write(`${line.replace("...", `: ${[...changed].join(", ")} changed`)}\n`);
 		changed.clear();
 		return;
 	}
@@ -77,11 +70,9 @@ lines(wrangler.stdout, fromWrangler(process.stdout));
 lines(wrangler.stderr, fromWrangler(process.stderr));
 
 // tsc's errors as they happen; its progress lines only when a check finds errors, or finds none after some.
-const tsc = spawn(
-	"tsc",
-	["--noEmit", "--watch", "--preserveWatchOutput", "--pretty", "false"],
-	{ stdio: ["ignore", "pipe", "inherit"] },
-);
+const tsc = spawn("tsc", ["--noEmit", "--watch", "--preserveWatchOutput", "--pretty", "false"], {
+	stdio: ["ignore", "pipe", "inherit"],
+});
 let errors = -1;
 lines(tsc.stdout, (line) => {
 	const found = /Found (\d+) errors?/.exec(line);
@@ -89,10 +80,7 @@ lines(tsc.stdout, (line) => {
 		const now = Number(found[1]);
 		if (now > 0 || errors !== 0) console.log(`[tsc] ${line.trim()}`);
 		errors = now;
-	} else if (
-		line.trim() &&
-		!/Starting compilation|File change detected/.test(line)
-	) {
+	} else if (line.trim() && !/Starting compilation|File change detected/.test(line)) {
 		console.log(`[tsc] ${line}`);
 	}
 });

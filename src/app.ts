@@ -30,11 +30,7 @@ const referencePages = "/reference/*";
 /** Builds the whole API: cross-cutting middleware, the resource routers, `/doc`, `/reference`, `/health` and `/mcp`. */
 export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-	app.openAPIRegistry.registerComponent(
-		"securitySchemes",
-		"bearerAuth",
-		bearerAuth,
-	);
+	app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", bearerAuth);
 	// Outermost first: every response, preflights included, gets an id and secure headers. Workers Logs'
 	// invocation logs (`[observability]`) record each request's method, URL, status and duration.
 	app.use(requestId(), except(referencePages, apiSecurityHeaders));
@@ -69,9 +65,7 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	// each answer puts the origin it is served from into the code samples.
 	let documentAt: ((origin: string) => string) | undefined;
 	app.get("/doc", (c) => {
-		documentAt ??= servedFrom(
-			JSON.stringify(app.getOpenAPIDocument(documentConfig)),
-		);
+		documentAt ??= servedFrom(JSON.stringify(app.getOpenAPIDocument(documentConfig)));
 		return c.body(documentAt(new URL(c.req.url).origin), 200, {
 			"Content-Type": "application/json",
 			"Cache-Control": "no-cache",

@@ -26,10 +26,7 @@ const getHealth = apiRoute({
 		"Liveness and database readiness, for load balancers and uptime checks: 200 only when the database answers and holds every table and column this version reads (its migrations are applied).",
 	errors: ["unavailable"],
 	responses: {
-		200: jsonContent(
-			Health,
-			"The service answers, and its database holds the schema it expects.",
-		),
+		200: jsonContent(Health, "The service answers, and its database holds the schema it expects."),
 	},
 });
 

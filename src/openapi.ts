@@ -104,9 +104,7 @@ export const documentConfig = {
 		license: { name: "Proprietary", url: "https://petstore.example/terms" },
 	},
 	// Absolute, so that a collection imported from it (Postman, Insomnia) calls this deployment as it is.
-	servers: [
-		{ url: origin, description: "The deployment serving this document" },
-	],
+	servers: [{ url: origin, description: "The deployment serving this document" }],
 	tags: tags.map(({ name, title, description, icon, parent }) => ({
 		name,
 		description,
@@ -121,9 +119,7 @@ export const documentConfig = {
 		.filter((group) => !group.parent)
 		.map((group) => ({
 			name: group.name,
-			tags: tags
-				.filter((tag) => tag.parent === group.name)
-				.map((tag) => tag.name),
+			tags: tags.filter((tag) => tag.parent === group.name).map((tag) => tag.name),
 		})),
 };
 
@@ -131,7 +127,6 @@ export const documentConfig = {
 export const bearerAuth = {
 	type: "http",
 	scheme: "bearer",
-	description:
-		"One of the tokens in the `API_TOKEN` secret; locally, the one in `.dev.vars`.",
+	description: "One of the tokens in the `API_TOKEN` secret; locally, the one in `.dev.vars`.",
 	"x-gitbook-token-placeholder": tokenVariable,
 } as const;

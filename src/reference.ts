@@ -13,6 +13,4 @@ const asset = async (c: Context<AppEnv>) => {
 };
 
 /** GET /reference: the interactive API reference, whose files stay outside the Worker bundle. */
-export const reference = new Hono<AppEnv>()
-	.get("/reference", asset)
-	.get("/reference/*", asset);
+export const reference = new Hono<AppEnv>().get("/reference", asset).get("/reference/*", asset);

@@ -11,22 +11,14 @@ import { nudge } from "./webhooks/nudge";
  * and events past their retention, sweeps the outbox for events a crash left behind, and brings each webhook's
  * Durable Object up to its D1 row (src/webhooks/catch-up.ts).
  */
-export const scheduled: ExportedHandlerScheduledHandler<Env> = async (
-	controller,
-	env,
-) => {
+export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env) => {
 	const db = drizzle(env.DB);
 	const now = controller.scheduledTime;
 	await db.batch([
 		pruneIdempotencyKeys(db, now),
 		db
 			.delete(events)
-			.where(
-				lt(
-					events.createdAt,
-					new Date(now - durations.eventRetention).toISOString(),
-				),
-			),
+			.where(lt(events.createdAt, new Date(now - durations.eventRetention).toISOString())),
 	]);
 	// After the pruning, so that a queue that fails to answer never keeps old records.
 	await nudge(env.WEBHOOK_QUEUE);

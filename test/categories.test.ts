@@ -62,43 +62,24 @@ describe("POST /categories", () => {
 		["a zero-width space", "D\u200bog"],
 		["a soft hyphen", "Do\u00adg"],
 		["a zero-width joiner", "\u200dDog"],
-	])(
-		"treats a name that differs only by %s as the same name",
-		async (_, twin) => {
-			const suffix = uniqueName("");
-			await createCategory(`Dog${suffix}`);
-			await expectError(
-				await send("POST", "/categories", { name: `${twin}${suffix}` }),
-				409,
-				"category_exists",
-			);
-		},
-	);
+	])("treats a name that differs only by %s as the same name", async (_, twin) => {
+		const suffix = uniqueName("");
+		await createCategory(`Dog${suffix}`);
+		await expectError(
+			await send("POST", "/categories", { name: `${twin}${suffix}` }),
+			409,
+			"category_exists",
+		);
+	});
 
 	it.each([
 		["invisible", "\u200b", "must contain a visible character"],
-		[
-			"only spaces and joiners",
-			"\u200d \u2060",
-			"must contain a visible character",
-		],
+		["only spaces and joiners", "\u200d \u2060", "must contain a visible character"],
 		["a blank Braille cell", "\u2800", "must contain a visible character"],
-		[
-			"Hangul fillers",
-			"\u3164\u115f\u1160\uffa0",
-			"must contain a visible character",
-		],
-		[
-			"combining marks alone",
-			"\u0301\u0308",
-			"must contain a visible character",
-		],
+		["Hangul fillers", "\u3164\u115f\u1160\uffa0", "must contain a visible character"],
+		["combining marks alone", "\u0301\u0308", "must contain a visible character"],
 		["a format character", "\u0600", "must contain a visible character"],
-		[
-			"two lines (U+2028)",
-			"Dog\u2028Cat",
-			"must be one line of text without control characters",
-		],
+		["two lines (U+2028)", "Dog\u2028Cat", "must be one line of text without control characters"],
 		[
 			"two paragraphs (U+2029)",
 			"Dog\u2029Cat",
@@ -145,11 +126,7 @@ describe("POST /categories", () => {
 		],
 		["an unknown field", { name: "Ok", colour: "red" }, "body.colour"],
 		["a name with a NUL", { name: "Dog\u0000" }, "body.name"],
-		[
-			"a description with a NUL",
-			{ name: "Ok", description: "a\u0000b" },
-			"body.description",
-		],
+		["a description with a NUL", { name: "Ok", description: "a\u0000b" }, "body.description"],
 		[
 			"a description with a lone surrogate",
 			{ name: "Ok", description: "\udc36" },
@@ -189,11 +166,7 @@ describe("GET /categories/{categoryId}", () => {
 
 	it("answers 404 for a category that does not exist and 400 for a malformed id", async () => {
 		await expectError(await api("/categories/424242"), 404, "not_found");
-		const error = await expectError(
-			await api("/categories/dog"),
-			400,
-			"validation_error",
-		);
+		const error = await expectError(await api("/categories/dog"), 400, "validation_error");
 		expect(error.details?.[0]?.path).toBe("path.categoryId");
 	});
 });
@@ -233,9 +206,7 @@ describe("PUT /categories/{categoryId}", () => {
 			409,
 			"category_exists",
 		);
-		expect(await (await api(`/categories/${category.id}`)).json()).toEqual(
-			category,
-		);
+		expect(await (await api(`/categories/${category.id}`)).json()).toEqual(category);
 		await expectError(
 			await send("PUT", "/categories/424242", { name: uniqueName("Ghost") }),
 			404,
@@ -287,11 +258,7 @@ describe("DELETE /categories/{categoryId}", () => {
 			method: "DELETE",
 		});
 		expect(response.status).toBe(204);
-		await expectError(
-			await api(`/categories/${category.id}`),
-			404,
-			"not_found",
-		);
+		await expectError(await api(`/categories/${category.id}`), 404, "not_found");
 	});
 
 	it("answers 409 category_in_use while pets belong to it, and keeps it", async () => {
@@ -306,11 +273,7 @@ describe("DELETE /categories/{categoryId}", () => {
 	});
 
 	it("answers 404 for a category that does not exist", async () => {
-		await expectError(
-			await api("/categories/424242", { method: "DELETE" }),
-			404,
-			"not_found",
-		);
+		await expectError(await api("/categories/424242", { method: "DELETE" }), 404, "not_found");
 	});
 });
 
@@ -326,15 +289,7 @@ describe("GET /categories", () => {
 	});
 
 	it("rejects a limit out of range and a foreign cursor", async () => {
-		await expectError(
-			await api("/categories?limit=101"),
-			400,
-			"validation_error",
-		);
-		await expectError(
-			await api("/categories?cursor=abc"),
-			400,
-			"validation_error",
-		);
+		await expectError(await api("/categories?limit=101"), 400, "validation_error");
+		await expectError(await api("/categories?cursor=abc"), 400, "validation_error");
 	});
 });

@@ -48,8 +48,7 @@ describe("the typed client", () => {
 		const item = await client.store.inventory[":petId"].$get({
 			param: { petId: String(petId) },
 		});
-		if (item.status !== 200)
-			throw new Error(`getInventoryItem: ${item.status}`);
+		if (item.status !== 200) throw new Error(`getInventoryItem: ${item.status}`);
 		expect((await item.json()).quantity).toBe(1);
 	});
 

@@ -35,9 +35,7 @@ beforeAll(async () => {
 		Object.values(methods).map((operation) => ({
 			operationId: operation.operationId,
 			success: Math.min(...Object.keys(operation.responses).map(Number)),
-			curl:
-				operation["x-codeSamples"].find((sample) => sample.label === "curl")
-					?.source ?? "",
+			curl: operation["x-codeSamples"].find((sample) => sample.label === "curl")?.source ?? "",
 		})),
 	);
 });
@@ -46,12 +44,8 @@ describe("every operation's curl sample", () => {
 	it("runs against the app that served it, with the reader's $API_TOKEN, and answers the documented success status", async () => {
 		expect(operations.length).toBeGreaterThan(20);
 		for (const { operationId, success, curl } of operations) {
-			await env.DB.batch(
-				fixture(operationId).map((sql) => env.DB.prepare(sql)),
-			);
-			const response = await testApp().request(
-				requestOf(curl, { API_TOKEN: token }),
-			);
+			await env.DB.batch(fixture(operationId).map((sql) => env.DB.prepare(sql)));
+			const response = await testApp().request(requestOf(curl, { API_TOKEN: token }));
 			expect(response.status, `${operationId}: ${curl}`).toBe(success);
 		}
 	});

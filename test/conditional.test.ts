@@ -48,24 +48,19 @@ describe("ETag and If-None-Match", () => {
 		expect(await etagOf(path)).toBe(after);
 	});
 
-	it.each([
-		"/categories/{category}",
-		"/store/orders/{order}",
-		"/store/inventory/{pet}",
-	])("answers If-None-Match on %s", async (template) => {
-		const pet = await stockedPet(5);
-		const order = await (
-			await placeOrder({ petId: pet.id, quantity: 1 })
-		).json<Order>();
-		const path = template
-			.replace("{category}", String(pet.categoryId))
-			.replace("{order}", String(order.id))
-			.replace("{pet}", String(pet.id));
-		const etag = await etagOf(path);
-		expect(
-			(await api(path, { headers: { "if-none-match": etag } })).status,
-		).toBe(304);
-	});
+	it.each(["/categories/{category}", "/store/orders/{order}", "/store/inventory/{pet}"])(
+		"answers If-None-Match on %s",
+		async (template) => {
+			const pet = await stockedPet(5);
+			const order = await (await placeOrder({ petId: pet.id, quantity: 1 })).json<Order>();
+			const path = template
+				.replace("{category}", String(pet.categoryId))
+				.replace("{order}", String(order.id))
+				.replace("{pet}", String(pet.id));
+			const etag = await etagOf(path);
+			expect((await api(path, { headers: { "if-none-match": etag } })).status).toBe(304);
+		},
+	);
 });
 
 describe("If-Match on writes", () => {
@@ -90,28 +85,13 @@ describe("If-Match on writes", () => {
 		const path = `/pets/${pet.id}`;
 		const etag = await etagOf(path);
 		await expectError(
-			await send(
-				"PATCH",
-				path,
-				{ status: "sold" },
-				{ "if-match": `W/${etag}` },
-			),
+			await send("PATCH", path, { status: "sold" }, { "if-match": `W/${etag}` }),
 			412,
 			"precondition_failed",
 		);
-		const listed = await send(
-			"PATCH",
-			path,
-			{ status: "sold" },
-			{ "if-match": `"nope", ${etag}` },
-		);
+		const listed = await send("PATCH", path, { status: "sold" }, { "if-match": `"nope", ${etag}` });
 		expect(listed.status).toBe(200);
-		const any = await send(
-			"PATCH",
-			path,
-			{ status: "pending" },
-			{ "if-match": "*" },
-		);
+		const any = await send("PATCH", path, { status: "pending" }, { "if-match": "*" });
 		expect(any.status).toBe(200);
 	});
 
@@ -156,12 +136,7 @@ describe("If-Match on writes", () => {
 				{ name: "X", categoryId: category.id },
 				{ "if-match": stale },
 			),
-			await send(
-				"PATCH",
-				`/pets/${pet.id}`,
-				{ name: "Y" },
-				{ "if-match": stale },
-			),
+			await send("PATCH", `/pets/${pet.id}`, { name: "Y" }, { "if-match": stale }),
 			await api(`/pets/${pet.id}`, {
 				method: "DELETE",
 				headers: { "if-match": stale },
@@ -205,20 +180,13 @@ describe("If-Match on writes", () => {
 		);
 		expect(await stockOf(pet.id)).toBe(5);
 		const fresh = await etagOf(path);
-		const updated = await send(
-			"PUT",
-			path,
-			{ quantity: 9 },
-			{ "if-match": fresh },
-		);
+		const updated = await send("PUT", path, { quantity: 9 }, { "if-match": fresh });
 		expect(updated.status).toBe(200);
 	});
 
 	it("guards order changes and cancellation, keeping the stock on a stale cancel", async () => {
 		const pet = await stockedPet(5);
-		const order = await (
-			await placeOrder({ petId: pet.id, quantity: 2 })
-		).json<Order>();
+		const order = await (await placeOrder({ petId: pet.id, quantity: 2 })).json<Order>();
 		const path = `/store/orders/${order.id}`;
 		const stale = await etagOf(path);
 		await send("PATCH", path, { shipDate: "2027-01-01T00:00:00Z" });

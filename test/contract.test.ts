@@ -73,16 +73,8 @@ const scenario = async (): Promise<Step[]> => {
 		["GET", "/health"],
 		["GET", "/events?type=order.placed&limit=1"],
 		["GET", "/events?type=nothing.happened"],
-		[
-			"POST",
-			"/webhooks",
-			{ url: "https://contract.example.com/hook", events: ["pet.created"] },
-		],
-		[
-			"POST",
-			"/webhooks",
-			{ url: "ftp://contract.example.com/hook", events: ["pet.created"] },
-		],
+		["POST", "/webhooks", { url: "https://contract.example.com/hook", events: ["pet.created"] }],
+		["POST", "/webhooks", { url: "ftp://contract.example.com/hook", events: ["pet.created"] }],
 		["GET", "/webhooks?limit=1"],
 		["GET", "/webhooks/1"],
 		["GET", "/webhooks/987654321"],
@@ -105,15 +97,9 @@ describe("the contract", () => {
 		const exercised = new Set<string>();
 		for (const [method, path, body] of steps) {
 			const response =
-				body === undefined
-					? await api(path, { method })
-					: await send(method, path, body);
+				body === undefined ? await api(path, { method }) : await send(method, path, body);
 			expect(response.status).toBeLessThan(500);
-			const found = operationFor(
-				document,
-				method,
-				new URL(path, "http://x").pathname,
-			);
+			const found = operationFor(document, method, new URL(path, "http://x").pathname);
 			if (found) exercised.add(found.operation.operationId);
 		}
 		const all = Object.values(document.paths).flatMap((methods) =>
@@ -126,24 +112,16 @@ describe("the contract", () => {
 	// document's description points to it.
 	it("documents exactly the routes the app registers, apart from /doc, /reference and /mcp", async () => {
 		const document = await servedDocument();
-		const documented = Object.entries(document.paths).flatMap(
-			([path, methods]) =>
-				Object.keys(methods).map(
-					(method) =>
-						`${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ":$1")}`,
-				),
+		const documented = Object.entries(document.paths).flatMap(([path, methods]) =>
+			Object.keys(methods).map(
+				(method) => `${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ":$1")}`,
+			),
 		);
 		const registered = createApp()
 			.routes.filter((route) => route.method !== "ALL")
 			.map((route) => `${route.method} ${route.path}`)
 			.filter(
-				(route) =>
-					![
-						"GET /doc",
-						"GET /reference",
-						"GET /reference/*",
-						"POST /mcp",
-					].includes(route),
+				(route) => !["GET /doc", "GET /reference", "GET /reference/*", "POST /mcp"].includes(route),
 			);
 		expect([...new Set(registered)].sort()).toEqual(documented.sort());
 	});

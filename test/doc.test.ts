@@ -3,12 +3,7 @@ import { type Schema, Validator } from "@cfworker/json-schema";
 import { describe, expect, it, vi } from "vitest";
 import { createApp } from "../src/app";
 import { api, testApp } from "./support/api";
-import {
-	type Document,
-	inlined,
-	type JsonSchema,
-	type Operation,
-} from "./support/contract";
+import { type Document, inlined, type JsonSchema, type Operation } from "./support/contract";
 
 const document = async () => {
 	const response = await api("/doc");
@@ -52,9 +47,7 @@ describe("GET /doc", () => {
 				status: { $ref: "#/components/schemas/PetStatus" },
 			},
 		});
-		expect(schemas.NewPet.description).toContain(
-			"`status` is `available` unless given",
-		);
+		expect(schemas.NewPet.description).toContain("`status` is `available` unless given");
 		expect(schemas.Pet).toMatchObject({
 			required: ["id", "name", "categoryId", "status"],
 			properties: { id: int64 },
@@ -184,10 +177,7 @@ describe("GET /doc", () => {
 	it("documents the headers of every response: X-Request-Id, and those of 401 and 429", async () => {
 		type Header = { required?: boolean; schema: { type: string } };
 		for (const operation of operations(await document())) {
-			const responses = operation.responses as Record<
-				string,
-				{ headers?: Record<string, Header> }
-			>;
+			const responses = operation.responses as Record<string, { headers?: Record<string, Header> }>;
 			for (const [status, response] of Object.entries(responses)) {
 				expect(
 					response.headers?.["X-Request-Id"],
@@ -209,9 +199,7 @@ describe("GET /doc", () => {
 	it("describes every operation, with an example for each request body", async () => {
 		const doc = await document();
 		const { schemas } = doc.components;
-		for (const operation of operations(doc) as (ReturnType<
-			typeof operations
-		>[number] & {
+		for (const operation of operations(doc) as (ReturnType<typeof operations>[number] & {
 			summary?: string;
 			description?: string;
 			requestBody?: {
@@ -232,9 +220,7 @@ describe("GET /doc", () => {
 	it("groups the tags under Pets, Store and Service, which carry no operations", async () => {
 		const doc = await document();
 		expect(doc.tags.every((tag) => tag.description)).toBe(true);
-		expect(
-			Object.fromEntries(doc.tags.map((tag) => [tag.name, tag["x-parent"]])),
-		).toEqual({
+		expect(Object.fromEntries(doc.tags.map((tag) => [tag.name, tag["x-parent"]]))).toEqual({
 			Pets: undefined,
 			Animals: "Pets",
 			Categories: "Pets",
@@ -253,9 +239,7 @@ describe("GET /doc", () => {
 			{ name: "Integrations", tags: ["Events", "Webhooks"] },
 			{ name: "Service", tags: ["Health"] },
 		]);
-		const used = new Set(
-			operations(doc).flatMap((operation) => operation.tags),
-		);
+		const used = new Set(operations(doc).flatMap((operation) => operation.tags));
 		for (const group of doc["x-tagGroups"]) {
 			expect(used.has(group.name), group.name).toBe(false);
 		}
@@ -325,17 +309,9 @@ describe("a document that client generators and renderers read right", () => {
 	it("gives every parameter but the cursor, every request body and response body an example its schema accepts", async () => {
 		const doc = await document();
 		const checked: string[] = [];
-		const expectValid = (
-			where: string,
-			schema: JsonSchema,
-			example: unknown,
-		) => {
+		const expectValid = (where: string, schema: JsonSchema, example: unknown) => {
 			expect(example, `${where} has no example`).toBeDefined();
-			const validator = new Validator(
-				inlined(schema, doc) as Schema,
-				"4",
-				false,
-			);
+			const validator = new Validator(inlined(schema, doc) as Schema, "4", false);
 			expect(validator.validate(example).errors, where).toEqual([]);
 			checked.push(where);
 		};
@@ -345,18 +321,13 @@ describe("a document that client generators and renderers read right", () => {
 			for (const parameter of (operation.parameters ?? []).filter(
 				({ name }) => name !== "cursor",
 			)) {
-				expectValid(
-					`${at} ${parameter.name}`,
-					parameter.schema,
-					parameter.example,
-				);
+				expectValid(`${at} ${parameter.name}`, parameter.schema, parameter.example);
 			}
 			const body = operation.requestBody?.content["application/json"];
 			if (body) expectValid(`${at} body`, body.schema, body.example);
 			for (const [status, response] of Object.entries(operation.responses)) {
 				const content = response.content?.["application/json"];
-				if (content)
-					expectValid(`${at} ${status}`, content.schema, content.example);
+				if (content) expectValid(`${at} ${status}`, content.schema, content.example);
 			}
 		}
 		expect(checked.length).toBeGreaterThan(150);
@@ -376,9 +347,7 @@ describe("a document that client generators and renderers read right", () => {
 
 	it("says what each pet status means for ordering", async () => {
 		const { PetStatus } = (await document()).components.schemas;
-		expect(Object.keys(PetStatus["x-enumDescriptions"] as object)).toEqual(
-			PetStatus.enum,
-		);
+		expect(Object.keys(PetStatus["x-enumDescriptions"] as object)).toEqual(PetStatus.enum);
 	});
 
 	it("names the token GitBook asks for on the bearer scheme", async () => {
@@ -393,18 +362,11 @@ describe("a document that client generators and renderers read right", () => {
 		const response = await testApp().request(`${deployed}/doc`);
 		for (const operation of operations(await response.json<Document>())) {
 			const samples = operation["x-codeSamples"];
-			expect(samples.map((sample) => sample.label)).toEqual([
-				"curl",
-				"hono/client",
-			]);
+			expect(samples.map((sample) => sample.label)).toEqual(["curl", "hono/client"]);
 			const secured = (operation.security ?? []).length > 0;
 			const [curl, client] = samples.map((sample) => sample.source);
-			expect(curl).toMatch(
-				/^curl -X [A-Z]+ 'https:\/\/petstore\.example\.com\//,
-			);
-			expect(curl.includes('-H "Authorization: Bearer $API_TOKEN"')).toBe(
-				secured,
-			);
+			expect(curl).toMatch(/^curl -X [A-Z]+ 'https:\/\/petstore\.example\.com\//);
+			expect(curl.includes('-H "Authorization: Bearer $API_TOKEN"')).toBe(secured);
 			expect(client).toContain(`hc<AppType>("${deployed}"`);
 			expect(client.includes("process.env.API_TOKEN")).toBe(secured);
 			for (const source of [curl, client]) {
@@ -434,8 +396,9 @@ describe("a document that client generators and renderers read right", () => {
 
 describe("the Error code list", () => {
 	it("names every code the API answers with, webhook_limit included, with its status", async () => {
-		const { description } = (await document()).components.schemas.Error
-			.properties?.code ?? { description: "" };
+		const { description } = (await document()).components.schemas.Error.properties?.code ?? {
+			description: "",
+		};
 		for (const [code, status] of [
 			["webhook_limit", 409],
 			["validation_error", 400],
@@ -456,8 +419,8 @@ describe("the webhook payloads", () => {
 		expect(delivery?.requestBody?.content["application/json"].schema).toEqual({
 			$ref: "#/components/schemas/Event",
 		});
-		expect(
-			doc.components.schemas.Event.oneOf ?? doc.components.schemas.Event.anyOf,
-		).toHaveLength(12);
+		expect(doc.components.schemas.Event.oneOf ?? doc.components.schemas.Event.anyOf).toHaveLength(
+			12,
+		);
 	});
 });

@@ -16,19 +16,15 @@ const exists = (path: string) => {
 
 /** Every path a document names: a link's target, a path under a top-level directory, a file name in code. */
 const named = (path: string, text: string) => {
-	const dir = path.includes("/")
-		? path.slice(0, path.lastIndexOf("/") + 1)
-		: "";
+	const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/") + 1) : "";
 	const links = [...text.matchAll(/\]\(([^)\s#]+)[^)]*\)/g)]
 		.map(([, target]) => target)
 		.filter((target) => !/^[a-z]+:/.test(target))
 		.map((target) => new URL(target, `file:///${dir}`).pathname.slice(1));
 	const underTopLevel = topLevel.flatMap((top) =>
-		[
-			...text.matchAll(
-				new RegExp(`(?<![\\w/.@-])${top.replace(".", "\\.")}[\\w./-]*`, "g"),
-			),
-		].map(([match]) => match.replace(/\.$/, "")),
+		[...text.matchAll(new RegExp(`(?<![\\w/.@-])${top.replace(".", "\\.")}[\\w./-]*`, "g"))].map(
+			([match]) => match.replace(/\.$/, ""),
+		),
 	);
 	const inCode = [...text.matchAll(/`([^`\s]+)`/g)]
 		.map(([, code]) => code)
@@ -39,14 +35,12 @@ const named = (path: string, text: string) => {
 describe("the README and docs/", () => {
 	it.each(docs)("%s names only paths the project has", (path, text) => {
 		// npm run bench's tables label what it measured at the commit it names.
-		const prose =
-			path === "docs/performance.md" ? text.replace(/^\|.*$/gm, "") : text;
+		const prose = path === "docs/performance.md" ? text.replace(/^\|.*$/gm, "") : text;
 		const missing = named(path, prose).filter(
 			(name) =>
 				!exists(name) &&
 				// A file name alone names a file of that name anywhere in the project.
-				(name.includes("/") ||
-					!env.PROJECT_PATHS.some((file) => file.endsWith(`/${name}`))),
+				(name.includes("/") || !env.PROJECT_PATHS.some((file) => file.endsWith(`/${name}`))),
 		);
 		expect(missing).toEqual([]);
 	});

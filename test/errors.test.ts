@@ -1,12 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import {
-	api,
-	createCategory,
-	expectError,
-	send,
-	servedDocument,
-} from "./support/api";
+import { api, createCategory, expectError, send, servedDocument } from "./support/api";
 
 describe("the uniform Error", () => {
 	it("answers an unknown path with 404 not_found", async () => {
@@ -17,11 +11,7 @@ describe("the uniform Error", () => {
 	it("answers a known path with a wrong method with 405 and Allow", async () => {
 		const response = await api("/pets", { method: "DELETE" });
 		await expectError(response, 405, "method_not_allowed");
-		expect(response.headers.get("allow")?.split(", ").sort()).toEqual([
-			"GET",
-			"HEAD",
-			"POST",
-		]);
+		expect(response.headers.get("allow")?.split(", ").sort()).toEqual(["GET", "HEAD", "POST"]);
 		const item = await api("/categories/1", { method: "POST" });
 		await expectError(item, 405, "method_not_allowed");
 		expect(item.headers.get("allow")?.split(", ").sort()).toEqual([
@@ -43,9 +33,7 @@ describe("the uniform Error", () => {
 	});
 
 	it("answers a query parameter an operation does not define with a validation_error naming it, on every operation", async () => {
-		for (const [template, item] of Object.entries(
-			(await servedDocument()).paths,
-		)) {
+		for (const [template, item] of Object.entries((await servedDocument()).paths)) {
 			const path = template.replaceAll(/\{\w+\}/g, "1");
 			for (const method of Object.keys(item)) {
 				for (const name of ["colour", "status[]", "Status", "Limit"]) {
@@ -78,11 +66,7 @@ describe("the uniform Error", () => {
 
 	it("answers a JSON body that is not an object with a validation_error", async () => {
 		for (const body of [[], "Dog", 7, null]) {
-			await expectError(
-				await send("POST", "/categories", body),
-				400,
-				"validation_error",
-			);
+			await expectError(await send("POST", "/categories", body), 400, "validation_error");
 		}
 	});
 
@@ -92,11 +76,7 @@ describe("the uniform Error", () => {
 		for (const [method, path, body] of [
 			["GET", "/pets"],
 			["GET", `/categories/${category.id}`],
-			[
-				"PATCH",
-				`/categories/${category.id}`,
-				{ description: "Empty headers." },
-			],
+			["PATCH", `/categories/${category.id}`, { description: "Empty headers." }],
 			["GET", "/health"],
 		] as const) {
 			const response =
@@ -112,9 +92,7 @@ describe("the uniform Error", () => {
 		const error = await api("/nowhere");
 		expect(ok.headers.get("x-request-id")).toMatch(/^[\w-]+$/);
 		expect(error.headers.get("x-request-id")).toMatch(/^[\w-]+$/);
-		expect(ok.headers.get("x-request-id")).not.toBe(
-			error.headers.get("x-request-id"),
-		);
+		expect(ok.headers.get("x-request-id")).not.toBe(error.headers.get("x-request-id"));
 	});
 
 	it("answers an unexpected failure with 500 internal_error naming only the request id", async () => {

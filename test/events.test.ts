@@ -20,8 +20,7 @@ type Event = { id: number; type: string; createdAt: string; data: unknown };
 
 /** The events of one resource, oldest first. */
 const eventsOf = async (subject: string) =>
-	(await collectPages<Event>(`/events?subject=${encodeURIComponent(subject)}`))
-		.items;
+	(await collectPages<Event>(`/events?subject=${encodeURIComponent(subject)}`)).items;
 
 const lastEvent = async (subject: string) => (await eventsOf(subject)).at(-1);
 
@@ -38,9 +37,7 @@ describe("every write records exactly its event", () => {
 				data: created,
 			},
 		]);
-		const patched = await (
-			await send("PATCH", subject, { status: "pending" })
-		).json<Pet>();
+		const patched = await (await send("PATCH", subject, { status: "pending" })).json<Pet>();
 		expect(await lastEvent(subject)).toMatchObject({
 			type: "pet.updated",
 			data: patched,
@@ -67,9 +64,7 @@ describe("every write records exactly its event", () => {
 			type: "category.created",
 			data: created,
 		});
-		const updated = await (
-			await send("PATCH", subject, { description: "Kind." })
-		).json();
+		const updated = await (await send("PATCH", subject, { description: "Kind." })).json();
 		expect(await lastEvent(subject)).toMatchObject({
 			type: "category.updated",
 			data: updated,
@@ -87,9 +82,7 @@ describe("every write records exactly its event", () => {
 			type: "inventory.updated",
 			data: { petId: pet.id, quantity: 10, status: "available" },
 		});
-		const order = await (
-			await placeOrder({ petId: pet.id, quantity: 2 })
-		).json<Order>();
+		const order = await (await placeOrder({ petId: pet.id, quantity: 2 })).json<Order>();
 		const subject = `/store/orders/${order.id}`;
 		expect(await lastEvent(subject)).toMatchObject({
 			type: "order.placed",
@@ -102,9 +95,7 @@ describe("every write records exactly its event", () => {
 			type: "order.updated",
 			data: moved,
 		});
-		const completed = await (
-			await send("PATCH", subject, { complete: true })
-		).json<Order>();
+		const completed = await (await send("PATCH", subject, { complete: true })).json<Order>();
 		expect(await lastEvent(subject)).toMatchObject({
 			type: "order.completed",
 			data: completed,
@@ -119,9 +110,7 @@ describe("every write records exactly its event", () => {
 			"order.updated",
 			"order.completed",
 		]);
-		const other = await (
-			await placeOrder({ petId: pet.id, quantity: 1 })
-		).json<Order>();
+		const other = await (await placeOrder({ petId: pet.id, quantity: 1 })).json<Order>();
 		await api(`/store/orders/${other.id}`, { method: "DELETE" });
 		expect(await lastEvent(`/store/orders/${other.id}`)).toMatchObject({
 			type: "order.cancelled",
@@ -131,16 +120,10 @@ describe("every write records exactly its event", () => {
 
 	it("records nothing for a refused write or an idempotent replay", async () => {
 		const pet = await stockedPet(1);
-		const before = (await collectPages<Event>("/events?limit=100")).items
-			.length;
+		const before = (await collectPages<Event>("/events?limit=100")).items.length;
 		await placeOrder({ petId: pet.id, quantity: 5 });
 		await send("POST", "/pets", { name: "Ghost", categoryId: 987654321 });
-		await send(
-			"PATCH",
-			`/pets/${pet.id}`,
-			{ name: "Stale" },
-			{ "if-match": '"99"' },
-		);
+		await send("PATCH", `/pets/${pet.id}`, { name: "Stale" }, { "if-match": '"99"' });
 		const key = crypto.randomUUID();
 		await placeOrder({ petId: pet.id, quantity: 1 }, key);
 		await placeOrder({ petId: pet.id, quantity: 1 }, key);
@@ -158,9 +141,7 @@ describe("every write records exactly its event", () => {
 		const stockEvents = async () =>
 			(await eventsOf(subject)).map(({ type, data }) => ({ type, data }));
 		const recorded = [{ type: "inventory.updated", data: await item() }];
-		const order = await (
-			await placeOrder({ petId: pet.id, quantity: 3 })
-		).json<Order>();
+		const order = await (await placeOrder({ petId: pet.id, quantity: 3 })).json<Order>();
 		recorded.push({ type: "inventory.updated", data: await item() });
 		await api(`/store/orders/${order.id}`, { method: "DELETE" });
 		recorded.push({ type: "inventory.updated", data: await item() });
@@ -209,8 +190,7 @@ describe("GET /events", () => {
 		const category = await createCategory();
 		for (let i = 0; i < 3; i++) await createPet(category.id);
 		const types = new Set(["pet.created", "pet.deleted"]);
-		let next: string | undefined =
-			"/events?type=pet.created&type=pet.deleted&limit=2";
+		let next: string | undefined = "/events?type=pet.created&type=pet.deleted&limit=2";
 		let lastPage = next;
 		const seen: Event[] = [];
 		while (next) {
@@ -265,9 +245,7 @@ describe("GET /events?after", () => {
 	it("takes after=0 as the start of the feed, as replayWebhook does", async () => {
 		const [first] = await (await anonymous("/events?limit=1")).json<Event[]>();
 		for (const after of ["0", "evt_0"]) {
-			const [resumed] = await (
-				await anonymous(`/events?after=${after}&limit=1`)
-			).json<Event[]>();
+			const [resumed] = await (await anonymous(`/events?after=${after}&limit=1`)).json<Event[]>();
 			expect(resumed).toEqual(first);
 		}
 	});
@@ -275,11 +253,7 @@ describe("GET /events?after", () => {
 	it.each(["evt_", "evt_x", "-1", "1e3", "00"])(
 		"refuses after=%s with a validation_error",
 		async (after) => {
-			await expectError(
-				await anonymous(`/events?after=${after}`),
-				400,
-				"validation_error",
-			);
+			await expectError(await anonymous(`/events?after=${after}`), 400, "validation_error");
 		},
 	);
 });

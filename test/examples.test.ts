@@ -65,11 +65,7 @@ const fromLocation = (template: string, name: string) => {
  * but for a value marked as coming from an earlier response, which is taken from there (an id) or left out
  * (an optional header).
  */
-const exampleRequest = (
-	method: string,
-	template: string,
-	operation: Operation,
-) => {
+const exampleRequest = (method: string, template: string, operation: Operation) => {
 	const parameters = operation.parameters ?? [];
 	const sentValue = (parameter: Parameter) =>
 		fromEarlierResponse(parameter)
@@ -83,8 +79,7 @@ const exampleRequest = (
 				(location === "path" || !fromEarlierResponse(parameter)),
 		);
 	const path = sent("path").reduce(
-		(path, parameter) =>
-			path.replace(`{${parameter.name}}`, sentValue(parameter)),
+		(path, parameter) => path.replace(`{${parameter.name}}`, sentValue(parameter)),
 		template,
 	);
 	const query = new URLSearchParams(
@@ -100,10 +95,7 @@ const exampleRequest = (
 		path: query.size > 0 ? `${path}?${query}` : path,
 		init: {
 			method,
-			headers:
-				body === undefined
-					? headers
-					: { ...headers, "content-type": "application/json" },
+			headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
 			body: body === undefined ? undefined : JSON.stringify(body),
 		},
 	};
@@ -124,16 +116,14 @@ beforeAll(async () => {
 
 describe("the document's request examples", () => {
 	it("are ordered here for every operation of the document", () => {
-		expect(
-			operations.map(({ operation }) => operation.operationId).sort(),
-		).toEqual([...sensibleOrder].sort());
+		expect(operations.map(({ operation }) => operation.operationId).sort()).toEqual(
+			[...sensibleOrder].sort(),
+		);
 	});
 
 	it("mark only optional parameters, or ids a create answers, as values of an earlier response", () => {
 		for (const { operation } of operations) {
-			for (const parameter of (operation.parameters ?? []).filter(
-				fromEarlierResponse,
-			)) {
+			for (const parameter of (operation.parameters ?? []).filter(fromEarlierResponse)) {
 				expect(
 					parameter.in === "path" || !parameter.required,
 					`${operation.operationId} ${parameter.name}`,
@@ -144,9 +134,7 @@ describe("the document's request examples", () => {
 
 	it("each answer the documented success status, sent as they are in a sensible order on a fresh seed", async () => {
 		for (const operationId of sensibleOrder) {
-			const found = operations.find(
-				({ operation }) => operation.operationId === operationId,
-			);
+			const found = operations.find(({ operation }) => operation.operationId === operationId);
 			if (!found) throw new Error(`${operationId} is not in the document`);
 			const { template, method, operation } = found;
 			const { path, init } = exampleRequest(method, template, operation);

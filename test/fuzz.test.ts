@@ -73,8 +73,7 @@ const targets: Record<string, Target> = {
 		path: () => `/pets/${pet.id}`,
 		readBack: () => `/pets/${pet.id}`,
 		expected: (sent, before) => ({ ...before, ...sent, ...trimmedName(sent) }),
-		fix: (body) =>
-			"categoryId" in body ? { ...body, categoryId: pet.categoryId } : body,
+		fix: (body) => ("categoryId" in body ? { ...body, categoryId: pet.categoryId } : body),
 	},
 	createCategory: {
 		method: "post",
@@ -115,19 +114,12 @@ const targets: Record<string, Target> = {
 };
 
 const bodySchema = (target: Target) =>
-	doc.paths[target.template][target.method].requestBody?.content[
-		"application/json"
-	].schema ?? {};
+	doc.paths[target.template][target.method].requestBody?.content["application/json"].schema ?? {};
 
 const documentedStatuses = (target: Target) =>
 	Object.keys(doc.paths[target.template][target.method].responses).map(Number);
 
-const send = (
-	target: Target,
-	path: string,
-	body: string,
-	contentType = "application/json",
-) =>
+const send = (target: Target, path: string, body: string, contentType = "application/json") =>
 	api(path, {
 		method: target.method.toUpperCase(),
 		headers: { "content-type": contentType },
@@ -136,9 +128,7 @@ const send = (
 
 const read = async (path: string) => {
 	const response = await anonymous(path);
-	return response.status === 200
-		? response.json<Record<string, unknown>>()
-		: undefined;
+	return response.status === 200 ? response.json<Record<string, unknown>>() : undefined;
 };
 
 /** An error is a well-formed `Error`, with a status this operation documents. */
@@ -173,40 +163,30 @@ beforeAll(async () => {
 	await createCategory();
 });
 
-const writable = Object.entries(targets).filter(
-	([, target]) => target.expected,
-);
+const writable = Object.entries(targets).filter(([, target]) => target.expected);
 
 describe("fuzzing with valid inputs", () => {
-	it.each(writable)(
-		"%s accepts every valid body and stores exactly it",
-		async (_, target) => {
-			await fc.assert(
-				fc.asyncProperty(
-					arbitraryOf(
-						bodySchema(target),
-						doc.components.schemas,
-					) as fc.Arbitrary<Record<string, unknown>>,
-					async (generated) => {
-						const body = target.fix ? target.fix(generated) : generated;
-						const path = target.path();
-						const before = await read(path);
-						const response = await send(target, path, JSON.stringify(body));
-						expect(response.status, await response.clone().text()).toBeLessThan(
-							300,
-						);
-						const returned = await response.json<Record<string, unknown>>();
-						const stored = await read(
-							target.readBack?.(response, body) ?? path,
-						);
-						expect(stored).toEqual(returned);
-						expect(stored).toMatchObject(target.expected?.(body, before) ?? {});
-					},
-				),
-				settings,
-			);
-		},
-	);
+	it.each(writable)("%s accepts every valid body and stores exactly it", async (_, target) => {
+		await fc.assert(
+			fc.asyncProperty(
+				arbitraryOf(bodySchema(target), doc.components.schemas) as fc.Arbitrary<
+					Record<string, unknown>
+				>,
+				async (generated) => {
+					const body = target.fix ? target.fix(generated) : generated;
+					const path = target.path();
+					const before = await read(path);
+					const response = await send(target, path, JSON.stringify(body));
+					expect(response.status, await response.clone().text()).toBeLessThan(300);
+					const returned = await response.json<Record<string, unknown>>();
+					const stored = await read(target.readBack?.(response, body) ?? path);
+					expect(stored).toEqual(returned);
+					expect(stored).toMatchObject(target.expected?.(body, before) ?? {});
+				},
+			),
+			settings,
+		);
+	});
 });
 
 const hostileIds = fc.constantFrom(
@@ -224,32 +204,25 @@ const hostileIds = fc.constantFrom(
 /** A request that may break any rule: fields removed, added or replaced, bodies broken, ids out of range. */
 const hostileRequest = (target: Target) =>
 	fc.record({
-		body: arbitraryOf(bodySchema(target), doc.components.schemas).chain(
-			(valid) => {
-				const fields = valid as Record<string, unknown>;
-				const keys = Object.keys(fields);
-				return fc.oneof(
-					fc.constant(JSON.stringify(fields)),
-					keys.length > 0
-						? fc
-								.constantFrom(...keys)
-								.map((key) => JSON.stringify({ ...fields, [key]: undefined }))
-						: fc.constant("{}"),
-					fc
-						.tuple(
-							keys.length > 0 ? fc.constantFrom(...keys) : fc.string(),
-							hostileValue,
-						)
-						.map(([key, value]) => JSON.stringify({ ...fields, [key]: value })),
-					fc
-						.tuple(fc.string({ maxLength: 10 }), hostileValue)
-						.map(([key, value]) => JSON.stringify({ ...fields, [key]: value })),
-					hostileValue.map((value) => JSON.stringify(value) ?? ""),
-					fc.string({ unit: "binary", maxLength: 60 }),
-					fc.constant(JSON.stringify(fields).slice(0, -1)),
-				);
-			},
-		),
+		body: arbitraryOf(bodySchema(target), doc.components.schemas).chain((valid) => {
+			const fields = valid as Record<string, unknown>;
+			const keys = Object.keys(fields);
+			return fc.oneof(
+				fc.constant(JSON.stringify(fields)),
+				keys.length > 0
+					? fc.constantFrom(...keys).map((key) => JSON.stringify({ ...fields, [key]: undefined }))
+					: fc.constant("{}"),
+				fc
+					.tuple(keys.length > 0 ? fc.constantFrom(...keys) : fc.string(), hostileValue)
+					.map(([key, value]) => JSON.stringify({ ...fields, [key]: value })),
+				fc
+					.tuple(fc.string({ maxLength: 10 }), hostileValue)
+					.map(([key, value]) => JSON.stringify({ ...fields, [key]: value })),
+				hostileValue.map((value) => JSON.stringify(value) ?? ""),
+				fc.string({ unit: "binary", maxLength: 60 }),
+				fc.constant(JSON.stringify(fields).slice(0, -1)),
+			);
+		}),
 		contentType: fc.constantFrom(
 			"application/json",
 			"application/json",
@@ -265,25 +238,22 @@ describe("fuzzing with hostile inputs", () => {
 		"%s never fails, never answers outside its documentation, never loses data",
 		async (_, target) => {
 			await fc.assert(
-				fc.asyncProperty(
-					hostileRequest(target),
-					async ({ body, contentType, id }) => {
-						const base = target.path();
-						const path = id === null ? base : base.replace(/\/\d+$/, `/${id}`);
-						const before = await rowCounts();
-						const snapshot = await read(base);
-						const response = await send(target, path, body, contentType);
-						if (response.status >= 400) {
-							await expectDocumentedError(target, response);
-							expect(await rowCounts()).toEqual(before);
-							expect(await read(base)).toEqual(snapshot);
-						} else {
-							const returned = await response.json<Record<string, unknown>>();
-							const readBack = target.readBack?.(response, {}) ?? base;
-							expect(await read(readBack)).toEqual(returned);
-						}
-					},
-				),
+				fc.asyncProperty(hostileRequest(target), async ({ body, contentType, id }) => {
+					const base = target.path();
+					const path = id === null ? base : base.replace(/\/\d+$/, `/${id}`);
+					const before = await rowCounts();
+					const snapshot = await read(base);
+					const response = await send(target, path, body, contentType);
+					if (response.status >= 400) {
+						await expectDocumentedError(target, response);
+						expect(await rowCounts()).toEqual(before);
+						expect(await read(base)).toEqual(snapshot);
+					} else {
+						const returned = await response.json<Record<string, unknown>>();
+						const readBack = target.readBack?.(response, {}) ?? base;
+						expect(await read(readBack)).toEqual(returned);
+					}
+				}),
 				settings,
 			);
 		},
@@ -308,9 +278,7 @@ describe("fuzzing with hostile inputs", () => {
 					fc.oneof(fc.string({ unit: "binary", maxLength: 30 }), hostileIds),
 				),
 				async (path, query) => {
-					const response = await anonymous(
-						`${path}?${new URLSearchParams(query)}`,
-					);
+					const response = await anonymous(`${path}?${new URLSearchParams(query)}`);
 					if (response.status === 200) {
 						expect(Array.isArray(await response.json())).toBe(true);
 					} else {

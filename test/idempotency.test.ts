@@ -41,10 +41,7 @@ describe("Idempotency-Key on POST /store/orders", () => {
 
 	it("replays the first response even after the order changed", async () => {
 		const pet = await stockedPet(10);
-		const placed = await placeOrder(
-			{ petId: pet.id, quantity: 1 },
-			"changed-1",
-		);
+		const placed = await placeOrder({ petId: pet.id, quantity: 1 }, "changed-1");
 		const first = await placed.json<Order>();
 		await api(`/store/orders/${first.id}`, {
 			method: "PATCH",
@@ -54,9 +51,9 @@ describe("Idempotency-Key on POST /store/orders", () => {
 		const retry = await placeOrder({ petId: pet.id, quantity: 1 }, "changed-1");
 		expect(await retry.json()).toEqual(first);
 		expect(retry.headers.get("etag")).toBe(placed.headers.get("etag"));
-		expect(
-			(await api(`/store/orders/${first.id}`)).headers.get("etag"),
-		).not.toBe(placed.headers.get("etag"));
+		expect((await api(`/store/orders/${first.id}`)).headers.get("etag")).not.toBe(
+			placed.headers.get("etag"),
+		);
 	});
 
 	it("answers 422 idempotency_key_reused for the same key with another body", async () => {
@@ -73,19 +70,13 @@ describe("Idempotency-Key on POST /store/orders", () => {
 	it("places one order for concurrent duplicates", async () => {
 		const pet = await stockedPet(100);
 		const responses = await Promise.all(
-			Array.from({ length: 20 }, () =>
-				placeOrder({ petId: pet.id, quantity: 2 }, "concurrent-1"),
-			),
+			Array.from({ length: 20 }, () => placeOrder({ petId: pet.id, quantity: 2 }, "concurrent-1")),
 		);
-		const bodies = await Promise.all(
-			responses.map((response) => response.json<Order>()),
+		const bodies = await Promise.all(responses.map((response) => response.json<Order>()));
+		expect(responses.map((response) => response.status)).toEqual(Array(20).fill(201));
+		expect(responses.filter((r) => r.headers.get("idempotency-replayed") === "true")).toHaveLength(
+			19,
 		);
-		expect(responses.map((response) => response.status)).toEqual(
-			Array(20).fill(201),
-		);
-		expect(
-			responses.filter((r) => r.headers.get("idempotency-replayed") === "true"),
-		).toHaveLength(19);
 		expect(new Set(bodies.map((body) => body.id)).size).toBe(1);
 		expect(await stockOf(pet.id)).toBe(98);
 		expect(await ordersOf(pet.id)).toHaveLength(1);
@@ -103,9 +94,7 @@ describe("Idempotency-Key on POST /store/orders", () => {
 			headers: { "content-type": "application/json" },
 			body: JSON.stringify({ quantity: 1 }),
 		});
-		expect(
-			(await placeOrder({ petId: pet.id, quantity: 1 }, "later-1")).status,
-		).toBe(201);
+		expect((await placeOrder({ petId: pet.id, quantity: 1 }, "later-1")).status).toBe(201);
 	});
 
 	it("ignores a record older than 24 hours and places the order afresh", async () => {
@@ -150,9 +139,8 @@ describe("Idempotency-Key on POST /store/orders", () => {
 describe("the every-minute Cron Trigger", () => {
 	const day = 24 * 60 * 60 * 1000;
 	const recorded = async (key: string) =>
-		(await env.DB.prepare("SELECT key FROM idempotency_keys WHERE key = ?")
-			.bind(key)
-			.first()) !== null;
+		(await env.DB.prepare("SELECT key FROM idempotency_keys WHERE key = ?").bind(key).first()) !==
+		null;
 	const runCron = async (scheduledTime: number) => {
 		const controller = createScheduledController({
 			scheduledTime,
@@ -175,16 +163,8 @@ describe("the every-minute Cron Trigger", () => {
 
 describe("Idempotency-Key on the other creates", () => {
 	it.each([
-		[
-			"POST /pets",
-			"/pets",
-			(categoryId: number) => ({ name: "Once", categoryId }),
-		],
-		[
-			"POST /categories",
-			"/categories",
-			() => ({ name: `Once ${crypto.randomUUID()}` }),
-		],
+		["POST /pets", "/pets", (categoryId: number) => ({ name: "Once", categoryId })],
+		["POST /categories", "/categories", () => ({ name: `Once ${crypto.randomUUID()}` })],
 	])(
 		"%s replays the first response for a retry and creates one resource",
 		async (_, path, bodyOf) => {
@@ -226,12 +206,7 @@ describe("creates with and without a key, one after another", () => {
 	it("each create its own resource, and each key replays its own", async () => {
 		const { categoryId } = await stockedPet(0);
 		const create = (name: string, key?: string) =>
-			send(
-				"POST",
-				"/pets",
-				{ name, categoryId },
-				key ? { "idempotency-key": key } : {},
-			);
+			send("POST", "/pets", { name, categoryId }, key ? { "idempotency-key": key } : {});
 		const [first, second] = [crypto.randomUUID(), crypto.randomUUID()];
 		const created = [];
 		for (const [name, key] of [
@@ -252,8 +227,6 @@ describe("creates with and without a key, one after another", () => {
 		]);
 		expect(new Set(created.map(({ id }) => id)).size).toBe(4);
 		expect(await (await create("Keyed one", first)).json()).toEqual(created[0]);
-		expect(await (await create("Keyed two", second)).json()).toEqual(
-			created[2],
-		);
+		expect(await (await create("Keyed two", second)).json()).toEqual(created[2]);
 	});
 });

@@ -33,16 +33,8 @@ describe("GET /store/inventory/{petId}", () => {
 	});
 
 	it("answers 404 for a pet without an item and 400 for a malformed id", async () => {
-		await expectError(
-			await api("/store/inventory/987654321"),
-			404,
-			"not_found",
-		);
-		await expectError(
-			await api("/store/inventory/abc"),
-			400,
-			"validation_error",
-		);
+		await expectError(await api("/store/inventory/987654321"), 404, "not_found");
+		await expectError(await api("/store/inventory/abc"), 400, "validation_error");
 	});
 });
 
@@ -75,10 +67,9 @@ describe("PUT /store/inventory/{petId}", () => {
 			400,
 			"validation_error",
 		);
-		expect(
-			(await (await api(`/store/inventory/${pet.id}`)).json<InventoryItem>())
-				.quantity,
-		).toBe(7);
+		expect((await (await api(`/store/inventory/${pet.id}`)).json<InventoryItem>()).quantity).toBe(
+			7,
+		);
 	});
 
 	it("answers 404 for a pet that does not exist", async () => {
@@ -104,9 +95,7 @@ describe("GET /store/inventory", () => {
 		);
 		const ids = all.items.map((item) => item.petId);
 		expect(ids).toEqual([...ids].sort((a, b) => a - b));
-		const soldOnly = await collectPages<InventoryItem>(
-			"/store/inventory?status=sold",
-		);
+		const soldOnly = await collectPages<InventoryItem>("/store/inventory?status=sold");
 		expect(soldOnly.items.every((item) => item.status === "sold")).toBe(true);
 		expect(soldOnly.items.map((item) => item.petId)).toContain(sold.id);
 	});
@@ -125,10 +114,6 @@ describe("GET /store/inventory", () => {
 	});
 
 	it("rejects an unknown status", async () => {
-		await expectError(
-			await api("/store/inventory?status=lost"),
-			400,
-			"validation_error",
-		);
+		await expectError(await api("/store/inventory?status=lost"), 400, "validation_error");
 	});
 });

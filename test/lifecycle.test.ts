@@ -103,8 +103,6 @@ describe("lifecycle in the document", () => {
 				expect.arrayContaining(["Deprecation", "Sunset", "Link"]),
 			);
 		}
-		expect(
-			doc.paths["/pets/{petId}"].put.responses[200].headers,
-		).not.toHaveProperty("Sunset");
+		expect(doc.paths["/pets/{petId}"].put.responses[200].headers).not.toHaveProperty("Sunset");
 	});
 });

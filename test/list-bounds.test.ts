@@ -14,9 +14,7 @@ const bound = 3_000;
 /** Rows SQLite read for the statements a request sent to D1 (D1's `rows_read`), and its status. */
 const rowsRead = async (path: string) => {
 	const d1 = watchedD1(env.DB);
-	const response = await testApp({ bindings: { DB: d1.binding } }).anonymous(
-		path,
-	);
+	const response = await testApp({ bindings: { DB: d1.binding } }).anonymous(path);
 	let read = 0;
 	for (const { sql, params } of d1.sent()) {
 		const { meta } = await env.DB.prepare(sql)
@@ -33,9 +31,7 @@ let petId: number;
 
 beforeAll(async () => {
 	const category = (name: string) =>
-		env.DB.prepare(
-			"INSERT INTO categories (name, name_key) VALUES (?, ?) RETURNING id",
-		)
+		env.DB.prepare("INSERT INTO categories (name, name_key) VALUES (?, ?) RETURNING id")
 			.bind(name, name.toLowerCase())
 			.first<number>("id");
 	many = (await category("Bounded many")) ?? 0;
@@ -49,10 +45,7 @@ beforeAll(async () => {
 	)
 		.bind(pets, many)
 		.run();
-	petId =
-		(await env.DB.prepare("SELECT max(id) AS id FROM pets").first<number>(
-			"id",
-		)) ?? 0;
+	petId = (await env.DB.prepare("SELECT max(id) AS id FROM pets").first<number>("id")) ?? 0;
 	await env.DB.batch([
 		env.DB.prepare(
 			`INSERT INTO orders (pet_id, quantity, ship_date, complete)
@@ -76,10 +69,7 @@ describe("every list request examines a bounded number of rows", () => {
 			() => `/pets?categoryId=${many}&status=available`,
 		],
 		["a name every pet holds", () => "/pets?name=bounded"],
-		[
-			"a name every pet holds, in another category",
-			() => `/pets?name=bounded&categoryId=${other}`,
-		],
+		["a name every pet holds, in another category", () => `/pets?name=bounded&categoryId=${other}`],
 		[
 			"a name every pet holds, with statuses none has",
 			() => "/pets?name=bounded&status=available&status=pending",
@@ -92,10 +82,7 @@ describe("every list request examines a bounded number of rows", () => {
 			"events of one type of a resource with 3,000 of another",
 			() => `/events?subject=/pets/${petId}&type=pet.created`,
 		],
-		[
-			"available inventory, none among 10,000",
-			() => "/store/inventory?status=available",
-		],
+		["available inventory, none among 10,000", () => "/store/inventory?status=available"],
 	])("%s", async (_, path) => {
 		const { status, read } = await rowsRead(path());
 		expect(status).toBe(200);
@@ -112,9 +99,7 @@ describe("every list request examines a bounded number of rows", () => {
 			}).anonymous(path);
 			expect(response.status).toBe(200);
 			expect(await response.json()).toEqual([]);
-			const next = /<([^>]+)>; rel="next"/.exec(
-				response.headers.get("link") ?? "",
-			)?.[1];
+			const next = /<([^>]+)>; rel="next"/.exec(response.headers.get("link") ?? "")?.[1];
 			path = next;
 			pages++;
 		}

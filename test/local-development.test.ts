@@ -4,8 +4,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { expectError, testApp } from "./support/api";
 
 /** Local development as .dev.vars.example sets it, over a database a migration behind the code. */
-const local = () =>
-	testApp({ bindings: { DB: env.EMPTY_DB, LOCAL_DEVELOPMENT: "true" } });
+const local = () => testApp({ bindings: { DB: env.EMPTY_DB, LOCAL_DEVELOPMENT: "true" } });
 
 beforeAll(async () => {
 	await applyD1Migrations(env.EMPTY_DB, env.TEST_MIGRATIONS);
@@ -24,11 +23,7 @@ describe("under local development, a database behind the code", () => {
 			["POST", "/categories"],
 			["GET", "/health"],
 		]) {
-			const body = await expectError(
-				await request(path, { method }),
-				503,
-				"unavailable",
-			);
+			const body = await expectError(await request(path, { method }), 503, "unavailable");
 			expect(body.message).toContain("`npm run db:setup`");
 		}
 		expect(log).toHaveBeenCalledOnce();

@@ -1,10 +1,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { createRoute, z } from "@hono/zod-openapi";
-import {
-	Client,
-	StreamableHTTPClientTransport,
-} from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
 import { flagsOf } from "../src/http/route";
@@ -58,11 +55,7 @@ const message = (method: string, params: Record<string, unknown> = {}) => ({
 });
 
 /** POSTs `body` to /mcp with the headers of the current revision that mirror it, and `headers`. */
-const post = (
-	body: unknown,
-	headers: Record<string, string> = {},
-	app = testApp(),
-) => {
+const post = (body: unknown, headers: Record<string, string> = {}, app = testApp()) => {
 	const { method, params } = (body ?? {}) as {
 		method?: string;
 		params?: { name?: string };
@@ -110,10 +103,7 @@ type DocumentOperation = {
 
 const toolsByName = async () =>
 	Object.fromEntries(
-		(await (await connect({})).listTools()).tools.map((tool) => [
-			tool.name,
-			tool,
-		]),
+		(await (await connect({})).listTools()).tools.map((tool) => [tool.name, tool]),
 	);
 
 /** What the MCP Inspector's portability check (--strict) reports about a schema and every schema inside it. */
@@ -131,9 +121,7 @@ const unportable = (schema: unknown, at = ""): string[] => {
 	];
 	const sub = (value: unknown, path: string) => unportable(value, path);
 	for (const keyword of ["properties", "patternProperties", "$defs"]) {
-		for (const [name, value] of Object.entries(
-			(node[keyword] as object) ?? {},
-		)) {
+		for (const [name, value] of Object.entries((node[keyword] as object) ?? {})) {
 			findings.push(...sub(value, `${at}.${keyword}.${name}`));
 		}
 	}
@@ -194,9 +182,7 @@ describe("the tools are the operations of /doc", () => {
 			app.request(request, undefined, env, createExecutionContext()),
 		);
 		const { tools } = await client.listTools();
-		expect(
-			tools.find((tool) => tool.name === "ping")?.annotations,
-		).toMatchObject({
+		expect(tools.find((tool) => tool.name === "ping")?.annotations).toMatchObject({
 			readOnlyHint: true,
 		});
 	});
@@ -210,13 +196,7 @@ describe("the tools are the operations of /doc", () => {
 		expect(update?.inputSchema.required).toEqual(["petId", "body"]);
 		const list = tools.find((tool) => tool.name === "listPets");
 		expect(Object.keys(list?.inputSchema.properties ?? {})).toEqual(
-			expect.arrayContaining([
-				"limit",
-				"cursor",
-				"status",
-				"categoryId",
-				"name",
-			]),
+			expect.arrayContaining(["limit", "cursor", "status", "categoryId", "name"]),
 		);
 		expect(list?.outputSchema?.anyOf).toMatchObject([
 			{ type: "object", properties: { items: { type: "array" } } },
@@ -276,17 +256,13 @@ describe("the tools are the operations of /doc", () => {
 			}
 		}
 		const deliveries = tools.find((t) => t.name === "listWebhookDeliveries");
-		expect(JSON.stringify(deliveries?.outputSchema)).toContain(
-			'"anyOf":[{"type":"string"',
-		);
+		expect(JSON.stringify(deliveries?.outputSchema)).toContain('"anyOf":[{"type":"string"');
 	});
 
 	it("keeps the flags each route declared readable on the registered route", () => {
 		const routes = Object.fromEntries(
 			createApp().openAPIRegistry.definitions.flatMap((definition) =>
-				definition.type === "route"
-					? [[definition.route.operationId, definition.route]]
-					: [],
+				definition.type === "route" ? [[definition.route.operationId, definition.route]] : [],
 			),
 		);
 		expect(flagsOf(routes.placeOrder)).toMatchObject({
@@ -303,10 +279,7 @@ describe("the tools are the operations of /doc", () => {
 
 	it("annotates reads, deletes and idempotent writes, and states deprecation and stability", async () => {
 		const tools = Object.fromEntries(
-			(await (await connect({})).listTools()).tools.map((tool) => [
-				tool.name,
-				tool,
-			]),
+			(await (await connect({})).listTools()).tools.map((tool) => [tool.name, tool]),
 		);
 		expect(tools.listPets.annotations).toMatchObject({
 			readOnlyHint: true,
@@ -324,9 +297,7 @@ describe("the tools are the operations of /doc", () => {
 			idempotentHint: true,
 		});
 		expect(tools.updatePet.annotations?.idempotentHint).toBe(false);
-		expect(tools.getPetById.description).toContain(
-			"deprecated, sunset 2027-06-30",
-		);
+		expect(tools.getPetById.description).toContain("deprecated, sunset 2027-06-30");
 		expect(tools.getPetById._meta).toMatchObject({
 			"petstore.example/operation": { deprecated: true, sunset: "2027-06-30" },
 		});
@@ -344,9 +315,7 @@ describe("both revisions on one endpoint, stateless", () => {
 		const legacy = await connect(undefined, undefined, { legacy: true });
 		expect(pinned.getProtocolEra()).toBe("modern");
 		expect(legacy.getNegotiatedProtocolVersion()).toBe("2025-11-25");
-		expect((await legacy.listTools()).tools).toEqual(
-			(await pinned.listTools()).tools,
-		);
+		expect((await legacy.listTools()).tools).toEqual((await pinned.listTools()).tools);
 		for (const client of [pinned, legacy]) {
 			const read = await client.callTool({
 				name: "getInventoryItem",
@@ -400,10 +369,7 @@ describe("both revisions on one endpoint, stateless", () => {
 	});
 
 	it("checks the headers the current revision requires: a missing or different Mcp-Method is the spec's error", async () => {
-		for (const headers of [
-			{ "mcp-method": "" },
-			{ "mcp-method": "tools/call" },
-		]) {
+		for (const headers of [{ "mcp-method": "" }, { "mcp-method": "tools/call" }]) {
 			const answer = await post(message("tools/list"), headers);
 			expect(answer.status).toBe(400);
 			expect(await answer.json()).toMatchObject({ error: { code: -32020 } });
@@ -460,9 +426,9 @@ describe("a tool call is the API call", () => {
 		});
 		expect(placed._meta).toMatchObject({ status: 201 });
 		expect(await stockOf(pet.id)).toBe(3);
-		const events = await (
-			await anonymous(`/events?type=order.placed&limit=100`)
-		).json<{ data: { petId: number } }[]>();
+		const events = await (await anonymous(`/events?type=order.placed&limit=100`)).json<
+			{ data: { petId: number } }[]
+		>();
 		expect(events.some((event) => event.data.petId === pet.id)).toBe(true);
 
 		const replayed = await client.callTool({
@@ -633,18 +599,12 @@ describe("a tool call stays inside its route", () => {
 
 	it("refuses a query argument its route refuses, an object as much as a bad number", async () => {
 		for (const limit of [{ toString: 1 }, 0, "x"]) {
-			validationError(
-				(await call("listPets", { limit })).result,
-				"query.limit",
-			);
+			validationError((await call("listPets", { limit })).result, "query.limit");
 		}
 	});
 
 	it("refuses an argument the tool does not take, and arguments that are not an object", async () => {
-		validationError(
-			(await call("listPets", { colour: "red" })).result,
-			"arguments.colour",
-		);
+		validationError((await call("listPets", { colour: "red" })).result, "arguments.colour");
 		for (const args of [[1], "petId", 7]) {
 			validationError((await call("getPetById", args)).result, "arguments");
 		}
@@ -661,10 +621,7 @@ describe("the /mcp door holds the API's rules", () => {
 	const pageOf = (origin: string) => ({ origin });
 
 	it("refuses a page of another origin with 403, and serves the API's own, a configured one and none", async () => {
-		const refused = await post(
-			message("tools/list"),
-			pageOf("https://evil.example"),
-		);
+		const refused = await post(message("tools/list"), pageOf("https://evil.example"));
 		expect(refused.status).toBe(403);
 		expect(await refused.json()).toMatchObject({
 			id: null,
@@ -680,13 +637,9 @@ describe("the /mcp door holds the API's rules", () => {
 			[pageOf("https://agent.example"), configured],
 			[{}, testApp()],
 		] as const) {
-			expect((await post(message("tools/list"), headers, app)).status).toBe(
-				200,
-			);
+			expect((await post(message("tools/list"), headers, app)).status).toBe(200);
 		}
-		expect(
-			(await post(message("tools/list"), pageOf("null"), configured)).status,
-		).toBe(403);
+		expect((await post(message("tools/list"), pageOf("null"), configured)).status).toBe(403);
 	});
 
 	it("carries the request id, the secure headers and no-store on every answer, a webhook's secret too", async () => {
@@ -702,9 +655,7 @@ describe("the /mcp door holds the API's rules", () => {
 			}),
 			{ authorization: `Bearer ${token}` },
 		);
-		expect(
-			(await rpc(created.clone())).result.structuredContent.secret,
-		).toMatch(/^whsec_/);
+		expect((await rpc(created.clone())).result.structuredContent.secret).toMatch(/^whsec_/);
 		const answers = [
 			created,
 			await post(message("tools/list")),
@@ -746,9 +697,7 @@ describe("the /mcp door holds the API's rules", () => {
 			id: null,
 			error: { code: -32600, data: { code: "validation_error" } },
 		});
-		const categories = await (await anonymous("/categories?limit=100")).json<
-			{ name: string }[]
-		>();
+		const categories = await (await anonymous("/categories?limit=100")).json<{ name: string }[]>();
 		expect(categories.map((category) => category.name)).not.toContain(name);
 	});
 
@@ -809,20 +758,14 @@ describe("the /mcp door holds the API's rules", () => {
 				limited,
 			);
 		for (let request = 0; request < 2; request++) {
-			expect(
-				(await rpc(await write(uniqueName("Budget")))).result,
-			).toMatchObject({
+			expect((await rpc(await write(uniqueName("Budget")))).result).toMatchObject({
 				_meta: { status: 201 },
 			});
 		}
 		const refusedName = uniqueName("Refused");
 		expect((await write(refusedName)).status).toBe(429);
-		const categories = await (await anonymous("/categories?limit=100")).json<
-			{ name: string }[]
-		>();
-		expect(categories.map((category) => category.name)).not.toContain(
-			refusedName,
-		);
+		const categories = await (await anonymous("/categories?limit=100")).json<{ name: string }[]>();
+		expect(categories.map((category) => category.name)).not.toContain(refusedName);
 	});
 
 	it("answers the transport's own errors in JSON-RPC: a body too large, JSON that is not, bytes that are not UTF-8", async () => {

@@ -19,11 +19,7 @@ const earlierKey = (name: string) =>
 		.toLowerCase();
 
 /** Stores a row as an earlier version wrote it, and answers its id. */
-const storedEarlier = async (
-	table: "categories" | "pets",
-	name: string,
-	categoryId?: number,
-) => {
+const storedEarlier = async (table: "categories" | "pets", name: string, categoryId?: number) => {
 	const row = await env.DB.prepare(
 		table === "categories"
 			? "INSERT INTO categories (name, name_key) VALUES (?1, ?2) RETURNING id"
@@ -53,9 +49,7 @@ describe("the name-key migration (npm run db:rekey)", () => {
 			"category_exists",
 		);
 		const found = await anonymous(`/pets?categoryId=${categoryId}&name=TOM`);
-		expect((await found.json<{ id: number }[]>()).map(({ id }) => id)).toEqual([
-			petId,
-		]);
+		expect((await found.json<{ id: number }[]>()).map(({ id }) => id)).toEqual([petId]);
 		expect(await rekey()).toEqual([]);
 	});
 

@@ -43,17 +43,13 @@ describe("POST /pets", () => {
 	});
 
 	it("answers 422 unknown_category for a category that does not exist, and stores nothing", async () => {
-		const before = await env.DB.prepare("SELECT count(*) AS n FROM pets").first(
-			"n",
-		);
+		const before = await env.DB.prepare("SELECT count(*) AS n FROM pets").first("n");
 		const response = await send("POST", "/pets", {
 			name: "Ghost",
 			categoryId: 999_999,
 		});
 		await expectError(response, 422, "unknown_category");
-		const after = await env.DB.prepare("SELECT count(*) AS n FROM pets").first(
-			"n",
-		);
+		const after = await env.DB.prepare("SELECT count(*) AS n FROM pets").first("n");
 		expect(after).toBe(before);
 	});
 
@@ -71,18 +67,15 @@ describe("POST /pets", () => {
 		["a categoryId as a string", { categoryId: "1" }, "body.categoryId"],
 		["an unknown status", { status: "lost" }, "body.status"],
 		["an unknown field", { colour: "brown" }, "body.colour"],
-	])(
-		"rejects %s with a validation_error naming the field",
-		async (_, fields, path) => {
-			const response = await send("POST", "/pets", {
-				name: "Rex",
-				categoryId: category.id,
-				...fields,
-			});
-			const error = await expectError(response, 400, "validation_error");
-			expect(error.details?.map((detail) => detail.path)).toContain(path);
-		},
-	);
+	])("rejects %s with a validation_error naming the field", async (_, fields, path) => {
+		const response = await send("POST", "/pets", {
+			name: "Rex",
+			categoryId: category.id,
+			...fields,
+		});
+		const error = await expectError(response, 400, "validation_error");
+		expect(error.details?.map((detail) => detail.path)).toContain(path);
+	});
 
 	it("keeps a name in any script, emoji included, exactly as sent", async () => {
 		const name = "Ṁöñ 猫 🐕‍🦺";
@@ -140,11 +133,7 @@ describe("GET /pets/{petId}", () => {
 		String(2 ** 53),
 		"99999999999999999999999",
 	])("rejects the id %j with a validation_error", async (id) => {
-		const error = await expectError(
-			await api(`/pets/${id}`),
-			400,
-			"validation_error",
-		);
+		const error = await expectError(await api(`/pets/${id}`), 400, "validation_error");
 		expect(error.details?.[0]?.path).toBe("path.petId");
 	});
 });
@@ -214,11 +203,7 @@ describe("PATCH /pets/{petId}", () => {
 
 	it("rejects an empty patch", async () => {
 		const pet = await createPet(category.id);
-		await expectError(
-			await send("PATCH", `/pets/${pet.id}`, {}),
-			400,
-			"validation_error",
-		);
+		await expectError(await send("PATCH", `/pets/${pet.id}`, {}), 400, "validation_error");
 	});
 
 	it("rejects a name with a control character and leaves the pet unchanged", async () => {
@@ -238,10 +223,7 @@ describe("PATCH /pets/{petId}", () => {
 			400,
 			"validation_error",
 		);
-		expect(error.details?.map((detail) => detail.path).sort()).toEqual([
-			"body.name",
-			"body.owner",
-		]);
+		expect(error.details?.map((detail) => detail.path).sort()).toEqual(["body.name", "body.owner"]);
 	});
 
 	it("answers 422 for an unknown category and 404 for an unknown pet", async () => {
@@ -251,11 +233,7 @@ describe("PATCH /pets/{petId}", () => {
 			422,
 			"unknown_category",
 		);
-		await expectError(
-			await send("PATCH", "/pets/987654321", { status: "sold" }),
-			404,
-			"not_found",
-		);
+		await expectError(await send("PATCH", "/pets/987654321", { status: "sold" }), 404, "not_found");
 	});
 });
 
@@ -270,11 +248,7 @@ describe("DELETE /pets/{petId}", () => {
 	});
 
 	it("answers 404 for a pet that does not exist", async () => {
-		await expectError(
-			await api("/pets/987654321", { method: "DELETE" }),
-			404,
-			"not_found",
-		);
+		await expectError(await api("/pets/987654321", { method: "DELETE" }), 404, "not_found");
 	});
 });
 
@@ -310,12 +284,11 @@ describe("GET /pets", () => {
 	});
 
 	it("filters by one or several statuses", async () => {
-		expect(await names(`categoryId=${cats.id}&status=sold`)).toEqual([
+		expect(await names(`categoryId=${cats.id}&status=sold`)).toEqual(["snake_case"]);
+		expect(await names(`categoryId=${cats.id}&status=sold&status=pending`)).toEqual([
+			"Felix",
 			"snake_case",
 		]);
-		expect(
-			await names(`categoryId=${cats.id}&status=sold&status=pending`),
-		).toEqual(["Felix", "snake_case"]);
 	});
 
 	it("ignores a status repeated any number of times", async () => {
@@ -324,22 +297,14 @@ describe("GET /pets", () => {
 	});
 
 	it("filters by a case-insensitive name substring", async () => {
-		expect(await names(`categoryId=${dogs.id}&name=REX`)).toEqual([
-			"Rex",
-			"T-Rex",
-		]);
+		expect(await names(`categoryId=${dogs.id}&name=REX`)).toEqual(["Rex", "T-Rex"]);
 	});
 
 	it("folds letter case in any script, and compatibility forms", async () => {
 		const pet = await createPet(cats.id, { name: "Ärgerlicher Kater" });
-		expect(await names(`categoryId=${cats.id}&name=ÄRGERLICH`)).toEqual([
-			pet.name,
-		]);
+		expect(await names(`categoryId=${cats.id}&name=ÄRGERLICH`)).toEqual([pet.name]);
 		expect(await names(`categoryId=${cats.id}&name=ärger`)).toEqual([pet.name]);
-		expect(await names(`categoryId=${dogs.id}&name=ＲＥＸ`)).toEqual([
-			"Rex",
-			"T-Rex",
-		]);
+		expect(await names(`categoryId=${dogs.id}&name=ＲＥＸ`)).toEqual(["Rex", "T-Rex"]);
 		await send("PATCH", `/pets/${pet.id}`, { name: "Übermut" });
 		expect(await names(`categoryId=${cats.id}&name=ÜBER`)).toEqual(["Übermut"]);
 		expect(await names(`categoryId=${cats.id}&name=ärger`)).toEqual([]);
@@ -432,18 +397,12 @@ describe("GET /pets", () => {
 		await expectError(await api("/pets?name="), 400, "validation_error");
 		// No name holds a NUL, and one would end the index's search phrase early.
 		for (const name of ["%00", "%00rex", "re%00x"]) {
-			await expectError(
-				await api(`/pets?name=${name}`),
-				400,
-				"validation_error",
-			);
+			await expectError(await api(`/pets?name=${name}`), 400, "validation_error");
 		}
 	});
 
 	it("pages with limit and Link until the last page, without repeats or gaps", async () => {
-		const { items, pages } = await collectPages<Pet>(
-			`/pets?categoryId=${cats.id}&limit=2`,
-		);
+		const { items, pages } = await collectPages<Pet>(`/pets?categoryId=${cats.id}&limit=2`);
 		expect(pages).toEqual([2, 1]);
 		expect(items).toEqual(pets.slice(2));
 	});
@@ -463,36 +422,25 @@ describe("GET /pets", () => {
 		const herd = await createCategory();
 		const first = [];
 		for (let i = 0; i < 7; i++) first.push(await createPet(herd.id));
-		const { items } = await collectPages<Pet>(
-			`/pets?categoryId=${herd.id}&limit=3`,
-			async () => {
-				await Promise.all([createPet(herd.id), createPet(herd.id)]);
-			},
-		);
+		const { items } = await collectPages<Pet>(`/pets?categoryId=${herd.id}&limit=3`, async () => {
+			await Promise.all([createPet(herd.id), createPet(herd.id)]);
+		});
 		const ids = items.map((pet) => pet.id);
 		expect(new Set(ids).size).toBe(ids.length);
 		expect(ids).toEqual([...ids].sort((a, b) => a - b));
 		expect(items.slice(0, first.length)).toEqual(first);
 	});
 
-	it.each(["0", "101", "-1", "ten", "2.5"])(
-		"rejects limit=%s",
-		async (limit) => {
-			const error = await expectError(
-				await api(`/pets?limit=${limit}`),
-				400,
-				"validation_error",
-			);
-			expect(error.details?.[0]?.path).toBe("query.limit");
-		},
-	);
+	it.each(["0", "101", "-1", "ten", "2.5"])("rejects limit=%s", async (limit) => {
+		const error = await expectError(await api(`/pets?limit=${limit}`), 400, "validation_error");
+		expect(error.details?.[0]?.path).toBe("query.limit");
+	});
 
 	it("accepts limits at both bounds and defaults to 20", async () => {
 		const herd = await createCategory();
 		for (let i = 0; i < 21; i++) await createPet(herd.id);
 		const sizes = async (query: string) =>
-			(await (await api(`/pets?categoryId=${herd.id}${query}`)).json<Pet[]>())
-				.length;
+			(await (await api(`/pets?categoryId=${herd.id}${query}`)).json<Pet[]>()).length;
 		expect(await sizes("&limit=1")).toBe(1);
 		expect(await sizes("&limit=100")).toBe(21);
 		expect(await sizes("")).toBe(20);

@@ -28,8 +28,7 @@ import { cronAt, newestEvent } from "./support/webhooks";
 /** D1's documented retryable error (https://developers.cloudflare.com/d1/observability/debug-d1/#error-list). */
 const connectionLost = () => new Error("D1_ERROR: Network connection lost.");
 /** D1's documented error that is not to be retried at once. */
-const overloaded = () =>
-	new Error("D1_ERROR: D1 DB is overloaded. Requests queued for too long.");
+const overloaded = () => new Error("D1_ERROR: D1 DB is overloaded. Requests queued for too long.");
 
 /**
  * The real `env.DB`, fault-injected: the executions (a statement's run, or a batch) that `fails(n)` picks, n
@@ -96,14 +95,10 @@ const expectUnavailable = async (response: Response) => {
 
 /** The id of the newest event: a write that changed anything recorded one. */
 const newestEventId = async () => {
-	const events = await (await api("/events?limit=100")).json<
-		{ id: number }[]
-	>();
+	const events = await (await api("/events?limit=100")).json<{ id: number }[]>();
 	let last = events.at(-1)?.id ?? 0;
 	for (;;) {
-		const page = await (await api(`/events?after=${last}&limit=100`)).json<
-			{ id: number }[]
-		>();
+		const page = await (await api(`/events?after=${last}&limit=100`)).json<{ id: number }[]>();
 		if (page.length === 0) return last;
 		last = page.at(-1)?.id ?? last;
 	}
@@ -118,9 +113,7 @@ describe("reads when D1 fails", () => {
 		const response = await faulty(`/store/inventory/${pet.id}`);
 		expect(response.status).toBe(200);
 		expect(d1.executions()).toBe(3);
-		const logged = warnings.mock.calls.map(([line]) =>
-			JSON.parse(String(line)),
-		);
+		const logged = warnings.mock.calls.map(([line]) => JSON.parse(String(line)));
 		expect(logged).toEqual([
 			{
 				level: "warn",
@@ -141,14 +134,7 @@ describe("reads when D1 fails", () => {
 		expect((await faulty(`/store/inventory/${pet.id}`)).status).toBe(200);
 	});
 
-	it.each([
-		"/pets",
-		"/categories",
-		"/store/orders",
-		"/store/inventory",
-		"/events",
-		"/webhooks",
-	])(
+	it.each(["/pets", "/categories", "/store/orders", "/store/inventory", "/events", "/webhooks"])(
 		"a lasting failure of GET %s is a 503 with Retry-After, logged once with the part",
 		async (path) => {
 			const logged = errorLog();
@@ -180,9 +166,7 @@ describe("reads when D1 fails", () => {
 		const { anonymous: faulty } = testApp({
 			bindings: { DB: faultyD1({ fails: always }).DB },
 		});
-		expect(await expectUnavailable(await faulty("/health"))).toMatch(
-			/Part down: d1\./,
-		);
+		expect(await expectUnavailable(await faulty("/health"))).toMatch(/Part down: d1\./);
 	});
 
 	it("a single resource's GET is a 503 too, and an error D1 says not to retry is not retried", async () => {
@@ -224,17 +208,10 @@ describe("writes when D1 fails", () => {
 		const before = await newestEventId();
 		const d1 = faultyD1({ fails: always });
 		const order = { petId: pet.id, quantity: 3 };
-		const failed = await testApp({ bindings: { DB: d1.DB } }).send(
-			"POST",
-			"/store/orders",
-			order,
-			{
-				"idempotency-key": key,
-			},
-		);
-		expect(await expectUnavailable(failed)).toMatch(
-			/same Idempotency-Key is safe/,
-		);
+		const failed = await testApp({ bindings: { DB: d1.DB } }).send("POST", "/store/orders", order, {
+			"idempotency-key": key,
+		});
+		expect(await expectUnavailable(failed)).toMatch(/same Idempotency-Key is safe/);
 		expect(d1.executions()).toBe(1);
 		expect(await stockOf(pet.id)).toBe(10);
 		expect(await newestEventId()).toBe(before);
@@ -247,9 +224,7 @@ describe("writes when D1 fails", () => {
 			"idempotency-key": key,
 		});
 		expect(again.headers.get("idempotency-replayed")).toBe("true");
-		expect((await again.json<Order>()).id).toBe(
-			(await placed.json<Order>()).id,
-		);
+		expect((await again.json<Order>()).id).toBe((await placed.json<Order>()).id);
 		expect(await stockOf(pet.id)).toBe(7);
 	});
 
@@ -260,14 +235,9 @@ describe("writes when D1 fails", () => {
 		const order = { petId: pet.id, quantity: 4 };
 		const d1 = faultyD1({ fails: always, after: true });
 		await expectUnavailable(
-			await testApp({ bindings: { DB: d1.DB } }).send(
-				"POST",
-				"/store/orders",
-				order,
-				{
-					"idempotency-key": key,
-				},
-			),
+			await testApp({ bindings: { DB: d1.DB } }).send("POST", "/store/orders", order, {
+				"idempotency-key": key,
+			}),
 		);
 		expect(d1.executions()).toBe(1);
 		const retried = await testApp().send("POST", "/store/orders", order, {
@@ -288,30 +258,18 @@ describe("writes when D1 fails", () => {
 		const order = await placed.json<Order>();
 		const writes: [string, string, unknown?][] = [
 			["POST", "/categories", { name: `Failing ${crypto.randomUUID()}` }],
-			[
-				"PUT",
-				`/categories/${pet.categoryId}`,
-				{ name: `Failing ${crypto.randomUUID()}` },
-			],
+			["PUT", `/categories/${pet.categoryId}`, { name: `Failing ${crypto.randomUUID()}` }],
 			["PATCH", `/categories/${pet.categoryId}`, { description: "failing" }],
 			["DELETE", `/categories/${pet.categoryId}`],
 			["POST", "/pets", { name: "Failing", categoryId: pet.categoryId }],
-			[
-				"PUT",
-				`/pets/${pet.id}`,
-				{ name: "Failing", categoryId: pet.categoryId },
-			],
+			["PUT", `/pets/${pet.id}`, { name: "Failing", categoryId: pet.categoryId }],
 			["PATCH", `/pets/${pet.id}`, { status: "sold" }],
 			["DELETE", `/pets/${pet.id}`],
 			["POST", "/store/orders", { petId: pet.id, quantity: 1 }],
 			["PATCH", `/store/orders/${order.id}`, { complete: true }],
 			["DELETE", `/store/orders/${order.id}`],
 			["PUT", `/store/inventory/${pet.id}`, { quantity: 99 }],
-			[
-				"POST",
-				"/webhooks",
-				{ url: "http://127.0.0.1:9999/hook", events: ["pet.created"] },
-			],
+			["POST", "/webhooks", { url: "http://127.0.0.1:9999/hook", events: ["pet.created"] }],
 		];
 		const before = await newestEventId();
 		for (const [method, path, body] of writes) {
@@ -324,9 +282,7 @@ describe("writes when D1 fails", () => {
 					body: JSON.stringify(body),
 				}),
 			});
-			expect(await expectUnavailable(response), `${method} ${path}`).toMatch(
-				/Idempotency-Key/,
-			);
+			expect(await expectUnavailable(response), `${method} ${path}`).toMatch(/Idempotency-Key/);
 			expect(d1.executions(), `${method} ${path}`).toBe(1);
 		}
 		expect(await newestEventId()).toBe(before);
@@ -351,15 +307,11 @@ describe("a webhook's Durable Object that fails", () => {
 				})
 			).status,
 		).toBe(200);
-		const reset = Object.assign(
-			new Error("Durable Object reset because its code was updated."),
-			{
-				retryable: true,
-			},
-		);
+		const reset = Object.assign(new Error("Durable Object reset because its code was updated."), {
+			retryable: true,
+		});
 		const failing = {
-			getByName: () =>
-				new Proxy({}, { get: () => () => Promise.reject(reset) }),
+			getByName: () => new Proxy({}, { get: () => () => Promise.reject(reset) }),
 		} as unknown as Env["WEBHOOK_ENDPOINT"];
 		const faulty = testApp({ bindings: { WEBHOOK_ENDPOINT: failing } });
 		const url = "http://127.0.0.1:9999/moved";
@@ -381,8 +333,7 @@ describe("a webhook's Durable Object that fails", () => {
 			disabled: true,
 		});
 		const endpoint = endpointOf(env, webhook.id);
-		const held = () =>
-			runInDurableObject(endpoint, (instance) => instance["store"].endpoint());
+		const held = () => runInDurableObject(endpoint, (instance) => instance["store"].endpoint());
 		expect(await held()).toMatchObject({
 			url: "http://127.0.0.1:9999/hook",
 			disabled: false,
@@ -396,8 +347,7 @@ describe("a queue send that fails", () => {
 	it("leaves the committed write a 201, its event waiting for the sweep, and logs the part once", async () => {
 		const logged = vi.spyOn(console, "warn").mockImplementation(() => {});
 		const unreachable = {
-			send: () =>
-				Promise.reject(new Error("Queue send failed: internal error")),
+			send: () => Promise.reject(new Error("Queue send failed: internal error")),
 		} as unknown as Queue;
 		const created = await testApp({
 			bindings: { WEBHOOK_QUEUE: unreachable },

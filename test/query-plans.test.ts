@@ -6,9 +6,7 @@ import { type SentStatement, watchedD1 } from "./support/d1";
 /** The statements a request sent to D1, and its status. */
 const statementsOf = async (path: string) => {
 	const d1 = watchedD1(env.DB);
-	const response = await testApp({ bindings: { DB: d1.binding } }).anonymous(
-		path,
-	);
+	const response = await testApp({ bindings: { DB: d1.binding } }).anonymous(path);
 	expect(response.status, path).toBe(200);
 	return d1.sent();
 };
@@ -27,12 +25,9 @@ const fullScanOrSort = (step: string) =>
 
 /** Whether a step finds `table`'s rows through an index on `column`. */
 const byIndexOn = (table: string, column: string) => (step: string) =>
-	new RegExp(
-		`^SEARCH ${table} USING (COVERING )?INDEX \\S+ \\(${column}=`,
-	).test(step);
+	new RegExp(`^SEARCH ${table} USING (COVERING )?INDEX \\S+ \\(${column}=`).test(step);
 
-const throughNameIndex = (step: string) =>
-	/^SCAN pet_names VIRTUAL TABLE/.test(step);
+const throughNameIndex = (step: string) => /^SCAN pet_names VIRTUAL TABLE/.test(step);
 
 /**
  * Every list with every filter it takes, and the index its filter must use. Each walks in id order from the
@@ -60,11 +55,7 @@ const lists: [string, string, ((step: string) => boolean)?][] = [
 	],
 	["orders", "/store/orders"],
 	["orders by pet", "/store/orders?petId=1", byIndexOn("orders", "pet_id")],
-	[
-		"orders by completion",
-		"/store/orders?complete=false",
-		byIndexOn("orders", "complete"),
-	],
+	["orders by completion", "/store/orders?complete=false", byIndexOn("orders", "complete")],
 	[
 		"orders by pet and completion",
 		"/store/orders?petId=1&complete=true",
@@ -83,11 +74,7 @@ const lists: [string, string, ((step: string) => boolean)?][] = [
 		"/events?type=pet.created&type=order.placed",
 		byIndexOn("events", "type"),
 	],
-	[
-		"events of one resource",
-		"/events?subject=/pets/1",
-		byIndexOn("events", "subject"),
-	],
+	["events of one resource", "/events?subject=/pets/1", byIndexOn("events", "subject")],
 ];
 
 describe("lists walk an index from the cursor and stop at the page", () => {
@@ -97,15 +84,12 @@ describe("lists walk an index from the cursor and stop at the page", () => {
 		for (const statement of statements) {
 			const steps = await plan(statement);
 			expect(steps.filter(fullScanOrSort), steps.join("\n")).toEqual([]);
-			if (filterIndex)
-				expect(steps.some(filterIndex), steps.join("\n")).toBe(true);
+			if (filterIndex) expect(steps.some(filterIndex), steps.join("\n")).toBe(true);
 		}
 	});
 
 	it("walks once per status asked for", async () => {
-		expect(await statementsOf("/pets?status=pending&status=sold")).toHaveLength(
-			2,
-		);
+		expect(await statementsOf("/pets?status=pending&status=sold")).toHaveLength(2);
 		expect(await statementsOf("/pets")).toHaveLength(1);
 	});
 });

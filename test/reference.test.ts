@@ -12,9 +12,7 @@ describe("GET /reference", () => {
 		expect(csp).not.toContain("script-src");
 		expect(csp).not.toMatch(/unsafe-eval|https?:/);
 		const html = await response.text();
-		const scripts = [...html.matchAll(/<script src="([^"]+)"/g)].map(
-			([, src]) => src,
-		);
+		const scripts = [...html.matchAll(/<script src="([^"]+)"/g)].map(([, src]) => src);
 		expect(scripts).toEqual(["/reference/app.js", "/reference/scalar.js"]);
 		expect(html).not.toMatch(/<script>|<style|https?:\/\/(?!www\.w3)/);
 	});
@@ -36,17 +34,11 @@ describe("GET /reference", () => {
 	});
 
 	it("answers a missing file with the uniform 404", async () => {
-		await expectError(
-			await anonymous("/reference/missing.js"),
-			404,
-			"not_found",
-		);
+		await expectError(await anonymous("/reference/missing.js"), 404, "not_found");
 	});
 
 	it("keeps the API's own CSP on API responses", async () => {
 		const response = await anonymous("/pets");
-		expect(response.headers.get("content-security-policy")).toContain(
-			"default-src 'none'",
-		);
+		expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
 	});
 });

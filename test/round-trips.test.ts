@@ -12,13 +12,7 @@ import {
 	uniqueName,
 } from "./support/api";
 import { spyOnD1, watchedD1 } from "./support/d1";
-import {
-	createWebhook,
-	deliverAt,
-	later,
-	mockReceivers,
-	sweepAt,
-} from "./support/webhooks";
+import { createWebhook, deliverAt, later, mockReceivers, sweepAt } from "./support/webhooks";
 
 /** How many D1 calls the request made, and its status. */
 const roundTrips = async (
@@ -41,28 +35,16 @@ let order: Order;
 let spareCategory: number;
 beforeAll(async () => {
 	pet = await stockedPet(100);
-	order = await (
-		await placeOrder({ petId: pet.id, quantity: 1 })
-	).json<Order>();
+	order = await (await placeOrder({ petId: pet.id, quantity: 1 })).json<Order>();
 	spareCategory = (await createCategory()).id;
 });
 
-type Case = [
-	operation: string,
-	method: string,
-	path: () => string,
-	body?: () => unknown,
-];
+type Case = [operation: string, method: string, path: () => string, body?: () => unknown];
 
 // Paths and bodies are functions: the fixtures exist only once beforeAll has run.
 const operations: Case[] = [
 	["listPets", "GET", () => "/pets?status=available&name=rex"],
-	[
-		"createPet",
-		"POST",
-		() => "/pets",
-		() => ({ name: "Trip", categoryId: pet.categoryId }),
-	],
+	["createPet", "POST", () => "/pets", () => ({ name: "Trip", categoryId: pet.categoryId })],
 	["getPetById", "GET", () => `/pets/${pet.id}`],
 	[
 		"replacePet",
@@ -72,12 +54,7 @@ const operations: Case[] = [
 	],
 	["updatePet", "PATCH", () => `/pets/${pet.id}`, () => ({ name: "Tripped" })],
 	["listCategories", "GET", () => "/categories"],
-	[
-		"createCategory",
-		"POST",
-		() => "/categories",
-		() => ({ name: uniqueName("Trip") }),
-	],
+	["createCategory", "POST", () => "/categories", () => ({ name: uniqueName("Trip") })],
 	["getCategoryById", "GET", () => `/categories/${pet.categoryId}`],
 	[
 		"replaceCategory",
@@ -85,19 +62,9 @@ const operations: Case[] = [
 		() => `/categories/${spareCategory}`,
 		() => ({ name: uniqueName("Trip") }),
 	],
-	[
-		"updateCategory",
-		"PATCH",
-		() => `/categories/${spareCategory}`,
-		() => ({ description: "x" }),
-	],
+	["updateCategory", "PATCH", () => `/categories/${spareCategory}`, () => ({ description: "x" })],
 	["listOrders", "GET", () => "/store/orders?complete=false"],
-	[
-		"placeOrder",
-		"POST",
-		() => "/store/orders",
-		() => ({ petId: pet.id, quantity: 1 }),
-	],
+	["placeOrder", "POST", () => "/store/orders", () => ({ petId: pet.id, quantity: 1 })],
 	["getOrderById", "GET", () => `/store/orders/${order.id}`],
 	[
 		"updateOrder",
@@ -108,12 +75,7 @@ const operations: Case[] = [
 	["cancelOrder", "DELETE", () => `/store/orders/${order.id}`],
 	["listInventory", "GET", () => "/store/inventory"],
 	["getInventoryItem", "GET", () => `/store/inventory/${pet.id}`],
-	[
-		"setInventory",
-		"PUT",
-		() => `/store/inventory/${pet.id}`,
-		() => ({ quantity: 50 }),
-	],
+	["setInventory", "PUT", () => `/store/inventory/${pet.id}`, () => ({ quantity: 50 })],
 	["deleteCategory", "DELETE", () => `/categories/${spareCategory}`],
 	["health", "GET", () => "/health"],
 	["listEvents", "GET", () => "/events?type=pet.created&type=order.placed"],
@@ -158,16 +120,15 @@ describe("one D1 round trip per request", () => {
 		const key = { "idempotency-key": crypto.randomUUID() };
 		const placement = { petId: pet.id, quantity: 1 };
 		for (let attempt = 0; attempt < 2; attempt++) {
-			expect(await roundTrips("POST", "/store/orders", placement, key)).toEqual(
-				{ status: 201, calls: 1 },
-			);
+			expect(await roundTrips("POST", "/store/orders", placement, key)).toEqual({
+				status: 201,
+				calls: 1,
+			});
 		}
 	});
 
 	it("makes one for conditional requests", async () => {
-		const etag = (await api(`/categories/${pet.categoryId}`)).headers.get(
-			"etag",
-		);
+		const etag = (await api(`/categories/${pet.categoryId}`)).headers.get("etag");
 		const path = `/categories/${pet.categoryId}`;
 		const ifNoneMatch = { "if-none-match": etag ?? "" };
 		expect(await roundTrips("GET", path, undefined, ifNoneMatch)).toEqual({
@@ -193,12 +154,14 @@ describe("one D1 round trip per request", () => {
 			status: 200,
 			calls: 1,
 		});
-		expect(
-			await roundTrips("GET", "/pets?status=available&status=sold&name=rip"),
-		).toEqual({ status: 200, calls: 1 });
-		expect(
-			await roundTrips("GET", "/store/inventory?status=pending&status=sold"),
-		).toEqual({ status: 200, calls: 1 });
+		expect(await roundTrips("GET", "/pets?status=available&status=sold&name=rip")).toEqual({
+			status: 200,
+			calls: 1,
+		});
+		expect(await roundTrips("GET", "/store/inventory?status=pending&status=sold")).toEqual({
+			status: 200,
+			calls: 1,
+		});
 	});
 
 	it("makes one to delete a pet", async () => {

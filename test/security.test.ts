@@ -37,16 +37,12 @@ describe("bearer authentication on writes", () => {
 		} as const;
 		// @ts-expect-error: a write must say `auth: "bearer"`
 		expect(apiRoute(write).security).toEqual([]);
-		expect(apiRoute({ ...write, auth: "bearer" }).security).toEqual([
-			{ bearerAuth: [] },
-		]);
+		expect(apiRoute({ ...write, auth: "bearer" }).security).toEqual([{ bearerAuth: [] }]);
 	});
 
 	it("says invalid_token (RFC 6750) to a token that is not accepted, and only the scheme to a request without one", async () => {
 		const missing = await write({});
-		expect(missing.headers.get("www-authenticate")).toBe(
-			'Bearer realm="petstore"',
-		);
+		expect(missing.headers.get("www-authenticate")).toBe('Bearer realm="petstore"');
 		const wrong = await write({ authorization: "Bearer wrong-token" });
 		expect(wrong.headers.get("www-authenticate")).toBe(
 			'Bearer realm="petstore", error="invalid_token"',
@@ -81,9 +77,7 @@ describe("bearer authentication on writes", () => {
 			"Bearer wrong-token",
 			"Bearer test-token-current-0123456789abcdef,test-token-next-0123456789abcdef0",
 		]) {
-			const response = await write(
-				authorization === undefined ? {} : { authorization },
-			);
+			const response = await write(authorization === undefined ? {} : { authorization });
 			await expectError(response, 401, "unauthorized");
 			expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
 		}
@@ -120,11 +114,7 @@ describe("bearer authentication on writes", () => {
 			["GET", "/webhooks"],
 			["POST", "/pets"],
 		]) {
-			const { message } = await expectError(
-				await anonymous(path, { method }),
-				401,
-				"unauthorized",
-			);
+			const { message } = await expectError(await anonymous(path, { method }), 401, "unauthorized");
 			expect(message).toContain("`Authorization: Bearer <token>`");
 			expect(message).not.toMatch(/write/i);
 		}
@@ -186,11 +176,7 @@ describe("budgets belong to the client that spends them", () => {
 		vi.restoreAllMocks();
 	});
 
-	const createAs = (
-		app: ReturnType<typeof testApp>,
-		token: string,
-		address = "198.51.100.20",
-	) =>
+	const createAs = (app: ReturnType<typeof testApp>, token: string, address = "198.51.100.20") =>
 		app.request("/categories", {
 			method: "POST",
 			headers: {
@@ -226,17 +212,9 @@ describe("budgets belong to the client that spends them", () => {
 			},
 		});
 		for (let attempt = 0; attempt < 2; attempt++) {
-			await expectError(
-				await createAs(app, newToken(), address),
-				401,
-				"unauthorized",
-			);
+			await expectError(await createAs(app, newToken(), address), 401, "unauthorized");
 		}
-		await expectError(
-			await createAs(app, newToken(), address),
-			429,
-			"rate_limited",
-		);
+		await expectError(await createAs(app, newToken(), address), 429, "rate_limited");
 		expect((await createAs(app, holder, address)).status).toBe(201);
 	});
 
@@ -278,17 +256,14 @@ describe("tokens outside local development", () => {
 	});
 
 	const writeWith = (token: string, LOCAL_DEVELOPMENT: string) =>
-		testApp({ bindings: { API_TOKEN: token, LOCAL_DEVELOPMENT } }).request(
-			"/categories",
-			{
-				method: "POST",
-				headers: {
-					authorization: `Bearer ${token}`,
-					"content-type": "application/json",
-				},
-				body: JSON.stringify({ name: uniqueName("Token") }),
+		testApp({ bindings: { API_TOKEN: token, LOCAL_DEVELOPMENT } }).request("/categories", {
+			method: "POST",
+			headers: {
+				authorization: `Bearer ${token}`,
+				"content-type": "application/json",
 			},
-		);
+			body: JSON.stringify({ name: uniqueName("Token") }),
+		});
 
 	it("refuses the development token and short tokens, and says why in the log", async () => {
 		const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
@@ -331,11 +306,7 @@ describe("request bodies", () => {
 			0xfe,
 			...new TextEncoder().encode('"}'),
 		]);
-		await expectError(
-			await post(bytes, "application/json"),
-			400,
-			"malformed_json",
-		);
+		await expectError(await post(bytes, "application/json"), 400, "malformed_json");
 		const listed = await (await anonymous("/categories?limit=100")).text();
 		expect(listed).not.toContain(name);
 	});
@@ -346,11 +317,7 @@ describe("request bodies", () => {
 			"application/json; charset=utf-16",
 			"application/json;charset=ISO-8859-1",
 		]) {
-			await expectError(
-				await post(body(), contentType),
-				415,
-				"unsupported_media_type",
-			);
+			await expectError(await post(body(), contentType), 415, "unsupported_media_type");
 		}
 		for (const contentType of [
 			"application/json; charset=utf-8",
@@ -373,11 +340,7 @@ describe("request bodies", () => {
 			"application/merge-patch+json",
 			"text/plain; profile=application/json",
 		]) {
-			await expectError(
-				await post(latin1, contentType),
-				415,
-				"unsupported_media_type",
-			);
+			await expectError(await post(latin1, contentType), 415, "unsupported_media_type");
 		}
 		const pet = await createPet((await createCategory()).id);
 		await expectError(
@@ -451,17 +414,10 @@ describe("request bodies", () => {
 
 describe("headers on every response", () => {
 	it("sets secure defaults, on errors too", async () => {
-		for (const response of [
-			await anonymous("/pets"),
-			await anonymous("/nowhere"),
-		]) {
+		for (const response of [await anonymous("/pets"), await anonymous("/nowhere")]) {
 			expect(response.headers.get("x-content-type-options")).toBe("nosniff");
-			expect(response.headers.get("content-security-policy")).toContain(
-				"default-src 'none'",
-			);
-			expect(response.headers.get("strict-transport-security")).toMatch(
-				/max-age=/,
-			);
+			expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
+			expect(response.headers.get("strict-transport-security")).toMatch(/max-age=/);
 			expect(response.headers.get("x-frame-options")).toBe("DENY");
 		}
 	});
@@ -490,12 +446,10 @@ describe("headers on every response", () => {
 		expect(preflight.headers.get("x-request-id")).toBeTruthy();
 		expect(preflight.headers.get("x-content-type-options")).toBe("nosniff");
 		expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
-		expect(preflight.headers.get("access-control-allow-methods")).toContain(
-			"POST",
+		expect(preflight.headers.get("access-control-allow-methods")).toContain("POST");
+		expect(preflight.headers.get("access-control-allow-headers")?.toLowerCase()).toContain(
+			"idempotency-key",
 		);
-		expect(
-			preflight.headers.get("access-control-allow-headers")?.toLowerCase(),
-		).toContain("idempotency-key");
 
 		const read = await anonymous("/pets", {
 			headers: { origin: "https://shop.example.com" },
@@ -521,9 +475,7 @@ describe("headers on every response", () => {
 		const app = new Hono().use(cors).get("/raw", () => new Response("raw"));
 		const response = await app.request("/raw");
 		expect(response.headers.get("access-control-allow-origin")).toBe("*");
-		expect(response.headers.get("access-control-expose-headers")).toContain(
-			"ETag",
-		);
+		expect(response.headers.get("access-control-expose-headers")).toContain("ETag");
 	});
 
 	it("gives every kind of answer its CORS headers and request id: errors, 304, the document and the reference page", async () => {
@@ -548,10 +500,7 @@ describe("headers on every response", () => {
 				response.headers.get("access-control-allow-origin"),
 				`${name}: ${response.status}`,
 			).toBe("*");
-			expect(
-				response.headers.get("access-control-expose-headers"),
-				name,
-			).toContain("X-Request-Id");
+			expect(response.headers.get("access-control-expose-headers"), name).toContain("X-Request-Id");
 			expect(response.headers.get("x-request-id"), name).toBeTruthy();
 		}
 	});
@@ -598,8 +547,6 @@ describe("caching", () => {
 		]) {
 			expect(response.headers.get("cache-control")).toBe("no-cache");
 		}
-		expect((await api(`/webhooks/${id}`, { method: "DELETE" })).status).toBe(
-			204,
-		);
+		expect((await api(`/webhooks/${id}`, { method: "DELETE" })).status).toBe(204);
 	});
 });

@@ -1,13 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import {
-	anonymous,
-	api,
-	expectError,
-	send,
-	servedDocument,
-	testApp,
-} from "./support/api";
+import { anonymous, api, expectError, send, servedDocument, testApp } from "./support/api";
 
 const bookmark = /^[0-9a-f]+(-[0-9a-f]+){3}$/;
 
@@ -50,11 +43,7 @@ describe("D1 sessions and bookmarks", () => {
 		await send("POST", "/categories", { name: "Primary" });
 		const given = "00000000-00000001-00000000-00000000000000000000000000000000";
 		await anonymous("/pets", { headers: { "x-d1-bookmark": given } });
-		expect(d1.constraints).toEqual([
-			"first-unconstrained",
-			"first-primary",
-			given,
-		]);
+		expect(d1.constraints).toEqual(["first-unconstrained", "first-primary", given]);
 	});
 
 	it.each(["/pets", "/health"])(
@@ -73,11 +62,7 @@ describe("D1 sessions and bookmarks", () => {
 
 	it("leaves paths that never reach the database to their own answers", async () => {
 		const headers = { "x-d1-bookmark": "not a bookmark" };
-		await expectError(
-			await anonymous("/no-such-path", { headers }),
-			404,
-			"not_found",
-		);
+		await expectError(await anonymous("/no-such-path", { headers }), 404, "not_found");
 		const doc = await anonymous("/doc", { headers });
 		expect(doc.status).toBe(200);
 		expect(doc.headers.get("x-d1-bookmark")).toBeNull();

@@ -1,12 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import {
-	collectPages,
-	type Order,
-	placeOrder,
-	stockedPet,
-	stockOf,
-} from "./support/api";
+import { collectPages, type Order, placeOrder, stockedPet, stockOf } from "./support/api";
 
 // A correctness test, not a timed one: 200 requests on a shared 2-core machine may take longer than the default.
 describe("stock under concurrent placements", () => {
@@ -30,8 +24,7 @@ describe("stock under concurrent placements", () => {
 		const rejected = results.filter((result) => result.status !== 201);
 		expect(
 			rejected.every(
-				(result) =>
-					result.status === 409 && result.body.code === "insufficient_stock",
+				(result) => result.status === 409 && result.body.code === "insufficient_stock",
 			),
 		).toBe(true);
 
@@ -41,9 +34,7 @@ describe("stock under concurrent placements", () => {
 		expect(remaining).toBe(stock - taken);
 		expect(remaining).toBeLessThan(4);
 
-		const stored = await collectPages<Order>(
-			`/store/orders?petId=${pet.id}&limit=100`,
-		);
+		const stored = await collectPages<Order>(`/store/orders?petId=${pet.id}&limit=100`);
 		expect(stored.items.map((order) => order.id).sort()).toEqual(
 			accepted.map((result) => result.body.id).sort(),
 		);

@@ -91,14 +91,10 @@ describe("a delivery", () => {
 		await sweepAt(later);
 		await deliverAt(webhook.id, later);
 		// As after a crash between handing the event over and marking it: the same event again.
-		await env.DB.prepare("UPDATE events SET fanned_out_at = NULL WHERE id = ?")
-			.bind(eventId)
-			.run();
+		await env.DB.prepare("UPDATE events SET fanned_out_at = NULL WHERE id = ?").bind(eventId).run();
 		await sweepAt(later + minute);
 		await deliverAt(webhook.id, later + minute);
-		expect(
-			receivers.ids(webhook.url).filter((id) => id === `evt_${eventId}`),
-		).toHaveLength(1);
+		expect(receivers.ids(webhook.url).filter((id) => id === `evt_${eventId}`)).toHaveLength(1);
 	});
 });
 
@@ -168,9 +164,7 @@ describe("retries", () => {
 			lastStatus: 500,
 		});
 		const [disabled] = await (
-			await anonymous(
-				`/events?subject=${encodeURIComponent(`/webhooks/${webhook.id}`)}`,
-			)
+			await anonymous(`/events?subject=${encodeURIComponent(`/webhooks/${webhook.id}`)}`)
 		).json<{ type: string; data: unknown }[]>();
 		expect(disabled).toMatchObject({
 			type: "webhook.disabled",
@@ -219,16 +213,12 @@ describe("retries", () => {
 			[503, "1", 5 * second],
 		];
 		for (const [status, retryAfter, wait] of cases) {
-			const { webhook } = await attemptedOnce(
-				failing(status, { "retry-after": retryAfter }),
-			);
+			const { webhook } = await attemptedOnce(failing(status, { "retry-after": retryAfter }));
 			const attempt = await lastAttempt(webhook.id);
 			const next = Date.parse(attempt.nextAttemptAt ?? "");
 			// Counted from the end of the attempt.
 			expect(next - later).toBeGreaterThanOrEqual(wait);
-			expect(next - later).toBeLessThanOrEqual(
-				Math.max(wait, 6 * second) + attempt.durationMs + 1,
-			);
+			expect(next - later).toBeLessThanOrEqual(Math.max(wait, 6 * second) + attempt.durationMs + 1);
 			await api(`/webhooks/${webhook.id}`, { method: "DELETE" });
 		}
 	});
@@ -276,9 +266,7 @@ describe("410 Gone and re-enabling", () => {
 		});
 		expect(fresh.status).toBe(200);
 		expect(fresh.headers.get("etag")).not.toBe('"1"');
-		expect(await newestEvent(`/webhooks/${webhook.id}`)).toBeGreaterThan(
-			eventId,
-		);
+		expect(await newestEvent(`/webhooks/${webhook.id}`)).toBeGreaterThan(eventId);
 		// Disabled: nothing more is attempted; a new event is held, and the attempt log says so.
 		const { eventId: heldId } = await categoryEvent();
 		await sweepAt(later + hour);
@@ -298,15 +286,11 @@ describe("410 Gone and re-enabling", () => {
 		expect(await enabled.json()).toMatchObject({ disabled: false });
 		await deliverAt(webhook.id, later + 2 * hour);
 		const attempts = await attemptsOf(webhook.id);
-		expect(
-			attempts.find((attempt) => attempt.eventId === eventId),
-		).toMatchObject({
+		expect(attempts.find((attempt) => attempt.eventId === eventId)).toMatchObject({
 			attempt: 2,
 			outcome: "delivered",
 		});
-		expect(
-			attempts.find((attempt) => attempt.eventId === heldId),
-		).toMatchObject({
+		expect(attempts.find((attempt) => attempt.eventId === heldId)).toMatchObject({
 			attempt: 1,
 			outcome: "delivered",
 		});
@@ -321,11 +305,9 @@ describe("410 Gone and re-enabling", () => {
 		const month = 31 * 24 * hour;
 		const { eventId: recent } = await categoryEvent();
 		await sweepAt(later + month);
-		await testApp({ now: later + month }).send(
-			"PATCH",
-			`/webhooks/${webhook.id}`,
-			{ disabled: false },
-		);
+		await testApp({ now: later + month }).send("PATCH", `/webhooks/${webhook.id}`, {
+			disabled: false,
+		});
 		await deliverAt(webhook.id, later + month);
 		expect(receivers.ids(webhook.url)).toEqual([`evt_${recent}`]);
 		expect(old).toBeLessThan(recent);
@@ -374,12 +356,8 @@ describe("each attempt's own time", () => {
 		expect(stamps).toHaveLength(21);
 		expect(Math.min(...stamps)).toBe(later / 1000);
 		expect(Math.max(...stamps)).toBeGreaterThanOrEqual(later / 1000 + 1);
-		const logged = (await attemptsOf(webhook.id)).map((attempt) =>
-			Date.parse(attempt.attemptedAt),
-		);
-		expect(Math.max(...logged) - Math.min(...logged)).toBeGreaterThanOrEqual(
-			1_000,
-		);
+		const logged = (await attemptsOf(webhook.id)).map((attempt) => Date.parse(attempt.attemptedAt));
+		expect(Math.max(...logged) - Math.min(...logged)).toBeGreaterThanOrEqual(1_000);
 	});
 
 	it("starts no delivery once disabled: true has answered, even in a run already going", async () => {
@@ -428,9 +406,7 @@ describe("an endpoint whose Durable Object fails", () => {
 		await deliverAt(healthy.id, later + second);
 		expect(new Set(receivers.ids(healthy.url)).size).toBe(120);
 		expect(receivers.received(broken.url)).toEqual([]);
-		expect(warn).toHaveBeenCalledWith(
-			expect.stringContaining('"part":"durable-object"'),
-		);
+		expect(warn).toHaveBeenCalledWith(expect.stringContaining('"part":"durable-object"'));
 		// Its object answers again: the next sweep sends it everything it missed.
 		await sweepAt(later + minute);
 		for (let run = 0; run < 3; run++) {
@@ -462,9 +438,7 @@ describe("isolation", () => {
 			eventId,
 			outcome: "delivered",
 		});
-		await vi.waitFor(() =>
-			expect(receivers.received(hung.url)).toHaveLength(1),
-		);
+		await vi.waitFor(() => expect(receivers.received(hung.url)).toHaveLength(1));
 		expect(hungDone).toBe(false);
 		released = true;
 		await hanging;
@@ -481,13 +455,9 @@ describe("replay", () => {
 		await createWebhook(["pet.created"]);
 		await sweepAt(later);
 		await deliverAt(webhook.id, later);
-		const replayed = await laterApp.send(
-			"POST",
-			`/webhooks/${webhook.id}/replay`,
-			{
-				after: first.eventId,
-			},
-		);
+		const replayed = await laterApp.send("POST", `/webhooks/${webhook.id}/replay`, {
+			after: first.eventId,
+		});
 		expect(replayed.status).toBe(202);
 		await deliverAt(webhook.id, later + hour);
 		const ids = receivers.ids(webhook.url);
@@ -505,12 +475,9 @@ describe("rotating the secret", () => {
 	it("signs with both secrets for 24 hours, each verified by the standardwebhooks library, then with the new one alone", async () => {
 		const receivers = mockReceivers();
 		const webhook = await createWebhook(["category.created"]);
-		const rotated = await laterApp.api(
-			`/webhooks/${webhook.id}/rotate-secret`,
-			{
-				method: "POST",
-			},
-		);
+		const rotated = await laterApp.api(`/webhooks/${webhook.id}/rotate-secret`, {
+			method: "POST",
+		});
 		const { secret } = await rotated.json<{ secret: string }>();
 		await categoryEvent();
 		await sweepAt(later + hour);
@@ -536,10 +503,9 @@ describe("rotating the secret twice within 24 hours", () => {
 		const receivers = mockReceivers();
 		const webhook = await createWebhook(["category.created"]);
 		const rotate = async (at: number) => {
-			const rotated = await testApp({ now: at }).api(
-				`/webhooks/${webhook.id}/rotate-secret`,
-				{ method: "POST" },
-			);
+			const rotated = await testApp({ now: at }).api(`/webhooks/${webhook.id}/rotate-secret`, {
+				method: "POST",
+			});
 			expect(rotated.status).toBe(200);
 			return (await rotated.json<{ secret: string }>()).secret;
 		};
@@ -574,18 +540,12 @@ describe("rotating the secret twice within 24 hours", () => {
 			);
 		const secrets = [third, second, webhook.secret];
 		const during = later + 2 * hour;
-		expect(signers(await deliveredAt(during), during, secrets)).toEqual([
-			0, 1, 2,
-		]);
+		expect(signers(await deliveredAt(during), during, secrets)).toEqual([0, 1, 2]);
 		// The first secret's 24 hours end a day after the first rotation; the second's, an hour later.
 		const firstExpired = later + 24 * hour + minute;
-		expect(
-			signers(await deliveredAt(firstExpired), firstExpired, secrets),
-		).toEqual([0, 1]);
+		expect(signers(await deliveredAt(firstExpired), firstExpired, secrets)).toEqual([0, 1]);
 		const bothExpired = later + 25 * hour + minute;
-		expect(
-			signers(await deliveredAt(bothExpired), bothExpired, secrets),
-		).toEqual([0]);
+		expect(signers(await deliveredAt(bothExpired), bothExpired, secrets)).toEqual([0]);
 	});
 });
 
@@ -594,15 +554,9 @@ describe("a deleted webhook", () => {
 		const receivers = mockReceivers();
 		const webhook = await createWebhook(["category.created"]);
 		const { config } = await getEndpoint(drizzle(env.DB), webhook.id);
-		expect(
-			(await api(`/webhooks/${webhook.id}`, { method: "DELETE" })).status,
-		).toBe(204);
+		expect((await api(`/webhooks/${webhook.id}`, { method: "DELETE" })).status).toBe(204);
 		const { eventId } = await categoryEvent();
-		await endpointOf(env, webhook.id).handOff(
-			config,
-			[{ eventId, body: "{}" }],
-			later,
-		);
+		await endpointOf(env, webhook.id).handOff(config, [{ eventId, body: "{}" }], later);
 		await deliverAt(webhook.id, later);
 		expect(receivers.received(webhook.url)).toEqual([]);
 	});
@@ -616,14 +570,10 @@ describe("a disabling that D1 could not record", () => {
 		await endpoint.handOff(config, [], later);
 		// As the endpoint leaves it when the D1 batch that records a disabling fails.
 		await runInDurableObject(endpoint, (_, state) => {
-			state.storage.sql.exec(
-				"UPDATE endpoint SET disabled = 1, disable_recorded = 0",
-			);
+			state.storage.sql.exec("UPDATE endpoint SET disabled = 1, disable_recorded = 0");
 		});
 		await endpoint.handOff(config, [], later);
-		const alarm = await runInDurableObject(endpoint, (_, state) =>
-			state.storage.getAlarm(),
-		);
+		const alarm = await runInDurableObject(endpoint, (_, state) => state.storage.getAlarm());
 		expect(alarm).toBeGreaterThan(later);
 		await deliverAt(webhook.id, alarm ?? later);
 		expect(await webhookState(webhook.id)).toMatchObject({ disabled: true });

@@ -2,11 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { endpointOf } from "../src/webhooks/endpoints";
-import {
-	openSecret,
-	sealSecret,
-	UnreadableSecret,
-} from "../src/webhooks/secret-box";
+import { openSecret, sealSecret, UnreadableSecret } from "../src/webhooks/secret-box";
 import { api, expectError, send, testApp } from "./support/api";
 import { watchedD1 } from "./support/d1";
 import {
@@ -36,9 +32,7 @@ const createWith = (bindings: Partial<Env>) =>
 	testApp({ bindings }).send("POST", "/webhooks", newWebhook);
 
 const storedSecret = (id: number) =>
-	env.DB.prepare("SELECT secret FROM webhooks WHERE id = ?")
-		.bind(id)
-		.first<string>("secret");
+	env.DB.prepare("SELECT secret FROM webhooks WHERE id = ?").bind(id).first<string>("secret");
 
 /** The keys the tests' Worker holds, newest first, and one it does not. */
 const [newestKey, previousKey] = env.WEBHOOK_SECRET_KEY.split(",");
@@ -48,9 +42,7 @@ const keyIdOf = async (key: string) =>
 
 /** Replaces webhook `id`'s stored secret, as a Worker with other keys would have sealed it. */
 const storeSealed = (id: number, sealed: string) =>
-	env.DB.prepare("UPDATE webhooks SET secret = ? WHERE id = ?")
-		.bind(sealed, id)
-		.run();
+	env.DB.prepare("UPDATE webhooks SET secret = ? WHERE id = ?").bind(sealed, id).run();
 
 /** The sealed secrets webhook `id`'s endpoint holds, newest first. */
 const heldSecrets = (id: number) =>
@@ -58,8 +50,7 @@ const heldSecrets = (id: number) =>
 		instance["store"].endpoint()?.secrets.map(({ secret }) => secret),
 	);
 
-const webhookCount = () =>
-	env.DB.prepare("SELECT count(*) AS n FROM webhooks").first<number>("n");
+const webhookCount = () => env.DB.prepare("SELECT count(*) AS n FROM webhooks").first<number>("n");
 
 afterEach(() => {
 	vi.restoreAllMocks();
@@ -73,9 +64,7 @@ describe("webhook secrets at rest", () => {
 		}>();
 		expect(created.secret).toMatch(/^whsec_/);
 		const stored = await storedSecret(created.id);
-		expect(stored).toMatch(
-			/^v2\.[0-9a-f]{8}\.[A-Za-z0-9+/=]+\.[A-Za-z0-9+/=]+$/,
-		);
+		expect(stored).toMatch(/^v2\.[0-9a-f]{8}\.[A-Za-z0-9+/=]+\.[A-Za-z0-9+/=]+$/);
 		expect(stored).not.toContain(created.secret.slice("whsec_".length));
 		expect(await openSecret(stored ?? "", env)).toBe(created.secret);
 		await api(`/webhooks/${created.id}`, { method: "DELETE" });
@@ -91,10 +80,7 @@ describe("webhook secrets at rest", () => {
 	});
 
 	it("cannot be opened with another key, nor once altered", async () => {
-		const sealed = await sealSecret(
-			"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-			env,
-		);
+		const sealed = await sealSecret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", env);
 		await expect(
 			openSecret(sealed, {
 				WEBHOOK_SECRET_KEY: "another-webhook-secret-key-0123456789",
@@ -102,23 +88,17 @@ describe("webhook secrets at rest", () => {
 		).rejects.toThrow();
 		const [version, keyId, iv, ciphertext] = sealed.split(".");
 		const altered = `${ciphertext[0] === "A" ? "B" : "A"}${ciphertext.slice(1)}`;
-		await expect(
-			openSecret(`${version}.${keyId}.${iv}.${altered}`, env),
-		).rejects.toThrow();
-		await expect(
-			openSecret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", env),
-		).rejects.toThrow(UnreadableSecret);
+		await expect(openSecret(`${version}.${keyId}.${iv}.${altered}`, env)).rejects.toThrow();
+		await expect(openSecret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", env)).rejects.toThrow(
+			UnreadableSecret,
+		);
 	});
 
 	it("stores no webhook where no key (or too short a one) is configured: it fails closed", async () => {
 		vi.spyOn(console, "error").mockImplementation(() => {});
 		const before = await webhookCount();
 		for (const key of ["", "too-short"]) {
-			await expectError(
-				await createWith({ WEBHOOK_SECRET_KEY: key }),
-				500,
-				"internal_error",
-			);
+			await expectError(await createWith({ WEBHOOK_SECRET_KEY: key }), 500, "internal_error");
 		}
 		expect(await webhookCount()).toBe(before);
 	});
@@ -136,19 +116,12 @@ describe("webhook secrets are never logged", () => {
 		await expectError(response, 500, "internal_error");
 
 		const bound = d1.sent().flatMap((statement) => statement.params);
-		const sealed = bound.find((value): value is string =>
-			/^v2\./.test(String(value)),
-		);
+		const sealed = bound.find((value): value is string => /^v2\./.test(String(value)));
 		expect(sealed).toBeDefined();
 		const secret = await openSecret(sealed ?? "", env);
-		const values = bound.filter(
-			(value): value is string => typeof value === "string",
-		);
+		const values = bound.filter((value): value is string => typeof value === "string");
 		expect(values).toEqual(
-			expect.arrayContaining([
-				newWebhook.url,
-				JSON.stringify(newWebhook.events),
-			]),
+			expect.arrayContaining([newWebhook.url, JSON.stringify(newWebhook.events)]),
 		);
 
 		expect(logged).toHaveLength(1);
@@ -229,17 +202,13 @@ describe("WEBHOOK_SECRET_KEY rotation", () => {
 		expect(await openSecret(underPrevious, env)).toBe(secret);
 		const [, , iv, ciphertext] = (await sealSecret(secret, env)).split(".");
 		expect(await openSecret(`v1.${iv}.${ciphertext}`, env)).toBe(secret);
-		await expect(
-			openSecret(underPrevious, { WEBHOOK_SECRET_KEY: newestKey }),
-		).rejects.toThrow(UnreadableSecret);
+		await expect(openSecret(underPrevious, { WEBHOOK_SECRET_KEY: newestKey })).rejects.toThrow(
+			UnreadableSecret,
+		);
 	});
 
 	it.each([
-		[
-			"a previous key",
-			(secret: string) =>
-				sealSecret(secret, { WEBHOOK_SECRET_KEY: previousKey }),
-		],
+		["a previous key", (secret: string) => sealSecret(secret, { WEBHOOK_SECRET_KEY: previousKey })],
 		[
 			"the v1 format",
 			async (secret: string) => {
@@ -257,17 +226,12 @@ describe("WEBHOOK_SECRET_KEY rotation", () => {
 			await sweepAt(later);
 			await deliverAt(webhook.id, later);
 			const [request] = receivers.received(webhook.url);
-			expect(verify(webhook.secret, request, later)).toHaveProperty(
-				"id",
-				eventId,
-			);
+			expect(verify(webhook.secret, request, later)).toHaveProperty("id", eventId);
 			// The every-minute sweep re-seals, in D1 and in the endpoint.
 			await cronAt(later);
 			const resealed = (await storedSecret(webhook.id)) ?? "";
 			expect(resealed.split(".")[1]).toBe(await keyIdOf(newestKey));
-			expect(
-				await openSecret(resealed, { WEBHOOK_SECRET_KEY: newestKey }),
-			).toBe(webhook.secret);
+			expect(await openSecret(resealed, { WEBHOOK_SECRET_KEY: newestKey })).toBe(webhook.secret);
 			expect(await heldSecrets(webhook.id)).toEqual([resealed]);
 			// The endpoint signs with the re-sealed secret, and the next sweep writes nothing.
 			await categoryEvent();
@@ -318,19 +282,15 @@ describe("WEBHOOK_SECRET_KEY rotation", () => {
 
 	it("recovers with rotate-secret: the new secret signs alone, the unreadable one it replaced no longer counts", async () => {
 		const { receivers, webhook, eventId } = await attemptedUnreadable();
-		const rotated = await testApp({ now: later }).api(
-			`/webhooks/${webhook.id}/rotate-secret`,
-			{ method: "POST" },
-		);
+		const rotated = await testApp({ now: later }).api(`/webhooks/${webhook.id}/rotate-secret`, {
+			method: "POST",
+		});
 		const { secret } = await rotated.json<CreatedWebhook>();
 		vi.spyOn(console, "warn").mockImplementation(() => {});
 		await deliverAt(webhook.id, later + minute);
 		const [request] = receivers.received(webhook.url);
 		expect(request.headers["webhook-signature"].split(" ")).toHaveLength(1);
-		expect(verify(secret, request, later + minute)).toHaveProperty(
-			"id",
-			eventId,
-		);
+		expect(verify(secret, request, later + minute)).toHaveProperty("id", eventId);
 		expect(await lastAttempt(webhook.id)).toMatchObject({
 			eventId,
 			attempt: 2,

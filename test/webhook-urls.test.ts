@@ -9,8 +9,7 @@ const createDeployed = (url: string) =>
 	deployed.send("POST", "/webhooks", { url, events: ["pet.created"] });
 
 /** Local development (the test bindings set `WEBHOOKS_ALLOW_LOOPBACK`), every answer checked against the document. */
-const createLocally = (url: string) =>
-	send("POST", "/webhooks", { url, events: ["pet.created"] });
+const createLocally = (url: string) => send("POST", "/webhooks", { url, events: ["pet.created"] });
 
 const expectRefused = async (response: Response, message: string) => {
 	const error = await expectError(response, 400, "validation_error");
@@ -34,66 +33,26 @@ const notPublic = (what: string) => `must name a public host, not ${what}`;
 describe("webhook URLs: refused everywhere", () => {
 	it.each([
 		["a private IPv4 address", "https://10.0.0.1/hook", "a private address"],
-		[
-			"a private 172.16/12 address",
-			"https://172.31.255.1/",
-			"a private address",
-		],
-		[
-			"a private 192.168/16 address",
-			"https://192.168.1.10/",
-			"a private address",
-		],
+		["a private 172.16/12 address", "https://172.31.255.1/", "a private address"],
+		["a private 192.168/16 address", "https://192.168.1.10/", "a private address"],
 		[
 			"the cloud metadata address",
 			"https://169.254.169.254/latest/meta-data/",
 			"a link-local address",
 		],
 		["a CGNAT address", "https://100.64.0.1/", "a shared (CGNAT) address"],
-		[
-			"the unspecified IPv4 address",
-			"https://0.0.0.0/",
-			"an unspecified address",
-		],
+		["the unspecified IPv4 address", "https://0.0.0.0/", "an unspecified address"],
 		["the unspecified IPv6 address", "https://[::]/", "an unspecified address"],
-		[
-			"a unique-local IPv6 address",
-			"https://[fd00::1]/",
-			"a unique-local address",
-		],
+		["a unique-local IPv6 address", "https://[fd00::1]/", "a unique-local address"],
 		["a link-local IPv6 address", "https://[fe80::1]/", "a link-local address"],
-		[
-			"an IPv4-mapped private address",
-			"https://[::ffff:10.0.0.1]/",
-			"a private address",
-		],
-		[
-			"an IPv4-mapped address in hex",
-			"https://[::ffff:a9fe:a9fe]/",
-			"a link-local address",
-		],
-		[
-			"an IPv4-mapped unspecified address",
-			"https://[::ffff:0.0.0.0]/",
-			"an unspecified address",
-		],
-		[
-			"a NAT64 form of a private address",
-			"https://[64:ff9b::10.0.0.1]/",
-			"a private address",
-		],
-		[
-			"a 6to4 form of a private address",
-			"https://[2002:c0a8:101::1]/",
-			"a private address",
-		],
+		["an IPv4-mapped private address", "https://[::ffff:10.0.0.1]/", "a private address"],
+		["an IPv4-mapped address in hex", "https://[::ffff:a9fe:a9fe]/", "a link-local address"],
+		["an IPv4-mapped unspecified address", "https://[::ffff:0.0.0.0]/", "an unspecified address"],
+		["a NAT64 form of a private address", "https://[64:ff9b::10.0.0.1]/", "a private address"],
+		["a 6to4 form of a private address", "https://[2002:c0a8:101::1]/", "a private address"],
 		["a private address in decimal", "https://167772161/", "a private address"],
 		["a private address in octal", "https://012.0.0.1/", "a private address"],
-		[
-			"a link-local address in hex",
-			"https://0xa9.0xfe.0xa9.0xfe/",
-			"a link-local address",
-		],
+		["a link-local address in hex", "https://0xa9.0xfe.0xa9.0xfe/", "a link-local address"],
 		["a multicast address", "https://224.0.0.251/", "a multicast address"],
 		["the broadcast address", "https://255.255.255.255/", "a reserved address"],
 		[
@@ -107,37 +66,17 @@ describe("webhook URLs: refused everywhere", () => {
 			"an .internal name",
 		],
 		["a .local name", "https://printer.local/hook", "a .local name"],
-		[
-			"a .local name in capitals",
-			"https://PRINTER.LOCAL/hook",
-			"a .local name",
-		],
+		["a .local name in capitals", "https://PRINTER.LOCAL/hook", "a .local name"],
 		["a single-label name", "https://intranet/hook", "a single-label name"],
-		[
-			"a .local name with two trailing dots",
-			"https://printer.local../hook",
-			"a .local name",
-		],
-		[
-			"a home network name",
-			"https://nas.home.arpa/hook",
-			"a home network name (.home.arpa)",
-		],
+		["a .local name with two trailing dots", "https://printer.local../hook", "a .local name"],
+		["a home network name", "https://nas.home.arpa/hook", "a home network name (.home.arpa)"],
 		[
 			"localhost.localdomain",
 			"https://localhost.localdomain/hook",
 			"a name without a public suffix",
 		],
-		[
-			"a reserved test name",
-			"https://shop.example/hook",
-			"a name without a public suffix",
-		],
-		[
-			"a public suffix itself",
-			"https://co.uk/hook",
-			"a name without a public suffix",
-		],
+		["a reserved test name", "https://shop.example/hook", "a name without a public suffix"],
+		["a public suffix itself", "https://co.uk/hook", "a name without a public suffix"],
 		[
 			"the 6to4 relay anycast range",
 			"https://192.88.99.1/hook",
@@ -177,11 +116,7 @@ describe("webhook URLs: refused everywhere", () => {
 		const longest = `https://shop.example.com${path}`;
 		expect(longest).toHaveLength(2048);
 		expect((await urlsOf(await createDeployed(longest))).stored).toBe(longest);
-		const error = await expectError(
-			await createLocally(`${longest}a`),
-			400,
-			"validation_error",
-		);
+		const error = await expectError(await createLocally(`${longest}a`), 400, "validation_error");
 		expect(error.details?.map((detail) => detail.path)).toEqual(["body.url"]);
 	});
 
@@ -198,66 +133,30 @@ describe("webhook URLs: refused everywhere", () => {
 describe("webhook URLs: this machine only in local development", () => {
 	it.each([
 		["127.0.0.1", "https://127.0.0.1:9999/hook", "https://127.0.0.1:9999/hook"],
-		[
-			"127.0.0.1 in decimal",
-			"https://2130706433/hook",
-			"https://127.0.0.1/hook",
-		],
+		["127.0.0.1 in decimal", "https://2130706433/hook", "https://127.0.0.1/hook"],
 		["127.0.0.1 in hex", "https://0x7f.1/hook", "https://127.0.0.1/hook"],
-		[
-			"another address of 127/8",
-			"https://127.1.2.3/hook",
-			"https://127.1.2.3/hook",
-		],
+		["another address of 127/8", "https://127.1.2.3/hook", "https://127.1.2.3/hook"],
 		["::1", "https://[0:0:0:0:0:0:0:1]/hook", "https://[::1]/hook"],
-		[
-			"::1 IPv4-mapped",
-			"https://[::ffff:127.0.0.1]/hook",
-			"https://[::ffff:7f00:1]/hook",
-		],
+		["::1 IPv4-mapped", "https://[::ffff:127.0.0.1]/hook", "https://[::ffff:7f00:1]/hook"],
 		["localhost", "https://LocalHost/hook", "https://localhost/hook"],
-		[
-			"localhost with a trailing dot",
-			"https://localhost./hook",
-			"https://localhost./hook",
-		],
-		[
-			"localhost with two trailing dots",
-			"https://localhost../hook",
-			"https://localhost../hook",
-		],
-		[
-			"a .localhost name",
-			"https://api.localhost/hook",
-			"https://api.localhost/hook",
-		],
-	])(
-		"refuses %s when deployed, and takes it locally, normalised",
-		async (_, url, normalised) => {
-			await expectRefused(
-				await createDeployed(url),
-				notPublic("a loopback host"),
-			);
-			expect(await urlsOf(await createLocally(url))).toEqual({
-				answered: normalised,
-				read: normalised,
-				stored: normalised,
-			});
-		},
-	);
+		["localhost with a trailing dot", "https://localhost./hook", "https://localhost./hook"],
+		["localhost with two trailing dots", "https://localhost../hook", "https://localhost../hook"],
+		["a .localhost name", "https://api.localhost/hook", "https://api.localhost/hook"],
+	])("refuses %s when deployed, and takes it locally, normalised", async (_, url, normalised) => {
+		await expectRefused(await createDeployed(url), notPublic("a loopback host"));
+		expect(await urlsOf(await createLocally(url))).toEqual({
+			answered: normalised,
+			read: normalised,
+			stored: normalised,
+		});
+	});
 
 	it("takes plain http to this machine only locally, and to no other host anywhere", async () => {
 		const url = "http://127.0.0.1:9999/hook";
 		await expectRefused(await createDeployed(url), "must be https");
 		expect((await urlsOf(await createLocally(url))).stored).toBe(url);
-		await expectRefused(
-			await createLocally("http://shop.example.com/hook"),
-			"must be https",
-		);
-		await expectRefused(
-			await createLocally("http://10.0.0.1/"),
-			"must be https",
-		);
+		await expectRefused(await createLocally("http://shop.example.com/hook"), "must be https");
+		await expectRefused(await createLocally("http://10.0.0.1/"), "must be https");
 	});
 });
 
@@ -268,10 +167,7 @@ describe("webhook URLs: normalised", () => {
 				"HTTPS://Shop.Example.COM:443/a/../hooks/petstore?x=1",
 				"https://shop.example.com/hooks/petstore?x=1",
 			],
-			[
-				"https://bücher.example.com/hook",
-				"https://xn--bcher-kva.example.com/hook",
-			],
+			["https://bücher.example.com/hook", "https://xn--bcher-kva.example.com/hook"],
 			["https://shop.example.com", "https://shop.example.com/"],
 			["https://[::ffff:8.8.8.8]/hook", "https://[::ffff:808:808]/hook"],
 		]) {

@@ -1,13 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-	anonymous,
-	api,
-	collectPages,
-	expectError,
-	send,
-	testApp,
-} from "./support/api";
+import { anonymous, api, collectPages, expectError, send, testApp } from "./support/api";
 import {
 	type Attempt,
 	attemptedOnce,
@@ -46,13 +39,9 @@ describe("webhooks: create, read, delete", () => {
 			failures: 0,
 			lastStatus: null,
 		});
-		const listed = await (await api("/webhooks?limit=100")).json<
-			CreatedWebhook[]
-		>();
+		const listed = await (await api("/webhooks?limit=100")).json<CreatedWebhook[]>();
 		expect(listed.every((webhook) => !("secret" in webhook))).toBe(true);
-		expect(
-			(await api(`/webhooks/${created.id}`, { method: "DELETE" })).status,
-		).toBe(204);
+		expect((await api(`/webhooks/${created.id}`, { method: "DELETE" })).status).toBe(204);
 		await expectError(await api(`/webhooks/${created.id}`), 404, "not_found");
 	});
 
@@ -71,15 +60,9 @@ describe("webhooks: create, read, delete", () => {
 		expect(retry.headers.get("idempotency-replayed")).toBe("true");
 		expect(retry.headers.get("etag")).toBe(first.headers.get("etag"));
 		expect(await retry.json()).toEqual(created);
-		const listed = await (await api("/webhooks?limit=100")).json<
-			CreatedWebhook[]
-		>();
-		expect(listed.filter((webhook) => webhook.url === receiver)).toHaveLength(
-			1,
-		);
-		const record = await env.DB.prepare(
-			"SELECT body FROM idempotency_keys WHERE key = ?",
-		)
+		const listed = await (await api("/webhooks?limit=100")).json<CreatedWebhook[]>();
+		expect(listed.filter((webhook) => webhook.url === receiver)).toHaveLength(1);
+		const record = await env.DB.prepare("SELECT body FROM idempotency_keys WHERE key = ?")
 			.bind(key)
 			.first<string>("body");
 		expect(record).not.toContain(created.secret);
@@ -106,10 +89,7 @@ describe("webhooks: hostile input", () => {
 	it.each([
 		["plain http to another host", "http://shop.example.com/hook"],
 		["credentials", "https://user:secret@shop.example.com/hook"],
-		[
-			"more than 2,048 characters",
-			`https://shop.example.com/${"a".repeat(2048)}`,
-		],
+		["more than 2,048 characters", `https://shop.example.com/${"a".repeat(2048)}`],
 		["no URL at all", "shop.example.com/hook"],
 		["another scheme", "ftp://shop.example.com/hook"],
 	])("refuses %s with a validation_error on body.url", async (_, url) => {
@@ -134,9 +114,7 @@ describe("webhooks: hostile input", () => {
 				400,
 				"validation_error",
 			);
-			expect(error.details).toEqual([
-				{ path: "body.url", message: "must be https" },
-			]);
+			expect(error.details).toEqual([{ path: "body.url", message: "must be https" }]);
 		}
 	});
 
@@ -152,8 +130,7 @@ describe("webhooks: hostile input", () => {
 
 	it("keeps at most 20 webhooks: the 21st is a 409 webhook_limit", async () => {
 		const existing = await (await api("/webhooks?limit=100")).json<unknown[]>();
-		for (let i = existing.length; i < 20; i++)
-			await createWebhook(["pet.created"]);
+		for (let i = existing.length; i < 20; i++) await createWebhook(["pet.created"]);
 		await expectError(
 			await send("POST", "/webhooks", {
 				url: receiver,
@@ -240,11 +217,7 @@ describe("updateWebhook", () => {
 
 	it("refuses an empty change, an unknown field, plain http elsewhere and an unknown webhook", async () => {
 		const webhook = await createWebhook(["pet.created"]);
-		for (const body of [
-			{},
-			{ secret: "whsec_AAAA" },
-			{ url: "http://shop.example.com/hook" },
-		]) {
+		for (const body of [{}, { secret: "whsec_AAAA" }, { url: "http://shop.example.com/hook" }]) {
 			await expectError(
 				await send("PATCH", `/webhooks/${webhook.id}`, body),
 				400,
@@ -261,9 +234,7 @@ describe("updateWebhook", () => {
 
 describe("delivery state and the ETag", () => {
 	it("shows each webhook's delivery state, which never changes its ETag", async () => {
-		const { webhook } = await attemptedOnce(
-			() => new Response(null, { status: 503 }),
-		);
+		const { webhook } = await attemptedOnce(() => new Response(null, { status: 503 }));
 		const first = await api(`/webhooks/${webhook.id}`);
 		const etag = first.headers.get("etag");
 		expect(await first.json()).toMatchObject({
@@ -279,9 +250,7 @@ describe("delivery state and the ETag", () => {
 			failures: 2,
 			lastAttemptAt: duringSecond(later + minute),
 		});
-		const listed = await (await api("/webhooks?limit=100")).json<
-			CreatedWebhook[]
-		>();
+		const listed = await (await api("/webhooks?limit=100")).json<CreatedWebhook[]>();
 		expect(listed.find(({ id }) => id === webhook.id)).toMatchObject({
 			failures: 2,
 			lastStatus: 503,
@@ -322,10 +291,7 @@ describe("rotateWebhookSecret", () => {
 describe("replayWebhook", () => {
 	it("accepts a replay with 202, and refuses a bad one", async () => {
 		const webhook = await createWebhook(["pet.created"]);
-		expect(
-			(await send("POST", `/webhooks/${webhook.id}/replay`, { after: 0 }))
-				.status,
-		).toBe(202);
+		expect((await send("POST", `/webhooks/${webhook.id}/replay`, { after: 0 })).status).toBe(202);
 		for (const body of [{}, { after: -1 }, { after: 1, more: true }]) {
 			await expectError(
 				await send("POST", `/webhooks/${webhook.id}/replay`, body),
@@ -343,9 +309,7 @@ describe("replayWebhook", () => {
 
 describe("listWebhookDeliveries", () => {
 	it("pages through the attempts, newest first", async () => {
-		const { webhook, eventId } = await attemptedOnce(
-			() => new Response(null, { status: 500 }),
-		);
+		const { webhook, eventId } = await attemptedOnce(() => new Response(null, { status: 500 }));
 		const events = [eventId, (await categoryEvent()).eventId];
 		await sweepAt(later);
 		await deliverAt(webhook.id, later);
@@ -355,9 +319,7 @@ describe("listWebhookDeliveries", () => {
 			`/webhooks/${webhook.id}/deliveries?limit=4`,
 		);
 		expect(pages).toEqual([4, 2]);
-		expect(items.map(({ id }) => id)).toEqual(
-			items.map(({ id }) => id).sort((a, b) => b - a),
-		);
+		expect(items.map(({ id }) => id)).toEqual(items.map(({ id }) => id).sort((a, b) => b - a));
 		expect(items.map(({ eventId, attempt }) => [eventId, attempt])).toEqual(
 			expect.arrayContaining([
 				[events[0], 3],
@@ -374,28 +336,18 @@ describe("listWebhookDeliveries", () => {
 	});
 
 	it("answers 404 for an unknown webhook, and 400 for a cursor of another list", async () => {
-		await expectError(
-			await api("/webhooks/987654321/deliveries"),
-			404,
-			"not_found",
-		);
+		await expectError(await api("/webhooks/987654321/deliveries"), 404, "not_found");
 		const webhook = await createWebhook(["pet.created"]);
 		await expectError(
-			await api(
-				`/webhooks/${webhook.id}/deliveries?cursor=1.AAAAAAAAAAAAAAAAAAAAAA`,
-			),
+			await api(`/webhooks/${webhook.id}/deliveries?cursor=1.AAAAAAAAAAAAAAAAAAAAAA`),
 			400,
 			"validation_error",
 		);
 	});
 
 	it("forgets a deleted webhook's deliveries: none is attempted again", async () => {
-		const { receivers, webhook } = await attemptedOnce(
-			() => new Response(null, { status: 500 }),
-		);
-		expect(
-			(await api(`/webhooks/${webhook.id}`, { method: "DELETE" })).status,
-		).toBe(204);
+		const { receivers, webhook } = await attemptedOnce(() => new Response(null, { status: 500 }));
+		expect((await api(`/webhooks/${webhook.id}`, { method: "DELETE" })).status).toBe(204);
 		await deliverAt(webhook.id, later + hour);
 		expect(receivers.received(webhook.url)).toHaveLength(1);
 	});

@@ -20,8 +20,7 @@ const ctx = (more: Partial<WriteContext> = {}): WriteContext => ({
 });
 
 /** The events recorded so far. */
-const eventCount = async () =>
-	(await db.select({ n: sql<number>`count(*)` }).from(events))[0].n;
+const eventCount = async () => (await db.select({ n: sql<number>`count(*)` }).from(events))[0].n;
 
 /** Creates a category named `name`, unless `refuse`; its key's record is tied to the insert. */
 const createCategory = (context: WriteContext, name: string, refuse = false) =>
@@ -72,9 +71,7 @@ describe("a change of one resource", () => {
 				}),
 			);
 		expect(await change({}, false, 9_000_000)).toBe("not_found");
-		expect(await change({ ifMatch: ['"999"'] }, false)).toBe(
-			"precondition_failed",
-		);
+		expect(await change({ ifMatch: ['"999"'] }, false)).toBe("precondition_failed");
 		expect(await change({}, true)).toBe("category_in_use");
 		expect(await eventCount()).toBe(before);
 		const [row] = await db
@@ -108,9 +105,7 @@ describe("a change of one resource", () => {
 						change: db
 							.update(categories)
 							.set({ description })
-							.where(
-								sql`${allowed} AND ${categories.description} IS NOT ${description}`,
-							),
+							.where(sql`${allowed} AND ${categories.description} IS NOT ${description}`),
 						event: { type: "category.updated", resource: category, key: id },
 					},
 				],
@@ -141,11 +136,8 @@ describe("a create", () => {
 		);
 		expect(await codeOf(refused)).toBe("category_exists");
 		expect(await eventCount()).toBe(before);
-		expect(
-			await db
-				.select()
-				.from(idempotencyKeys)
-				.where(eq(idempotencyKeys.key, key.key)),
-		).toEqual([]);
+		expect(await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key.key))).toEqual(
+			[],
+		);
 	});
 });

@@ -11,9 +11,7 @@ export const openSession = (
 ) => {
 	let session: D1DatabaseSession | undefined;
 	const open = () =>
-		(session ??= d1.withSession(
-			bookmark ?? (write ? "first-primary" : "first-unconstrained"),
-		));
+		(session ??= d1.withSession(bookmark ?? (write ? "first-primary" : "first-unconstrained")));
 	// Drizzle calls only prepare() and batch(), which a session has.
 	const db = drizzle({
 		prepare: (query: string) => open().prepare(query),

@@ -14,6 +14,4 @@ export type IdempotencyKey = { key: string; requestHash: string };
 
 /** Deletes the records whose window has closed by `now`: the Cron Trigger's work. */
 export const pruneIdempotencyKeys = (db: Db, now: number) =>
-	db
-		.delete(idempotencyKeys)
-		.where(lt(idempotencyKeys.createdAt, now - idempotencyWindowMs));
+	db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, now - idempotencyWindowMs));

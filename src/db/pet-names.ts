@@ -34,10 +34,7 @@ export const petsNamed = (db: Db, name: string | undefined, after: number) => {
 	}
 	const key = nameKey(name);
 	const phrase = `"${key.replaceAll('"', '""')}"`;
-	const matches = and(
-		sql`${petNames} MATCH ${phrase}`,
-		gt(petNames.rowid, after),
-	);
+	const matches = and(sql`${petNames} MATCH ${phrase}`, gt(petNames.rowid, after));
 	const windowEnd = db
 		.select({ through: petNames.rowid })
 		.from(petNames)
@@ -47,12 +44,7 @@ export const petsNamed = (db: Db, name: string | undefined, after: number) => {
 		.offset(window - 1);
 	return {
 		// CROSS JOIN keeps the index first: the walk examines name matches, never a status's or category's rows.
-		query: () =>
-			db
-				.select({ answer: pet.answer() })
-				.from(petNames)
-				.crossJoin(pets)
-				.$dynamic(),
+		query: () => db.select({ answer: pet.answer() }).from(petNames).crossJoin(pets).$dynamic(),
 		// The index's rowid is the pet's id.
 		id: petNames.rowid,
 		// The exact test, also behind the index, whose tokenizer reads U+FFFE and U+FFFF as U+FFFD. instr() rather

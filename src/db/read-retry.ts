@@ -21,8 +21,7 @@ export const retryRead = async <T>(
 			if (retries > 0) onRecovered(retries);
 			return result;
 		} catch (error) {
-			const delay =
-				Math.random() * Math.min(longestDelayMs, firstDelayMs * 2 ** retries);
+			const delay = Math.random() * Math.min(longestDelayMs, firstDelayMs * 2 ** retries);
 			if (!isD1Retryable(error) || Date.now() + delay > deadline) throw error;
 			await new Promise((resolve) => setTimeout(resolve, delay));
 		}

@@ -1,9 +1,5 @@
 import { eq, getTableColumns, type SQL, sql } from "drizzle-orm";
-import type {
-	SelectedFields,
-	SQLiteColumn,
-	SQLiteTable,
-} from "drizzle-orm/sqlite-core";
+import type { SelectedFields, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { ApiError } from "../models/error";
 import type { Db } from "./client";
 
@@ -27,17 +23,13 @@ const jsonValue = (column: SQLiteColumn) => {
 	if (column.columnType === "SQLiteBoolean") {
 		return sql`json(CASE WHEN ${column} THEN 'true' ELSE 'false' END)`;
 	}
-	return column.columnType === "SQLiteTextJson"
-		? sql`json(${column})`
-		: sql`${column}`;
+	return column.columnType === "SQLiteTextJson" ? sql`json(${column})` : sql`${column}`;
 };
 
 /** `'name', value, …`: the names are the model's field names, written as literals rather than bound. */
 const pairs = (entries: [string, SQLiteColumn][]) =>
 	sql.join(
-		entries.map(
-			([name, column]) => sql`${sql.raw(`'${name}'`)}, ${jsonValue(column)}`,
-		),
+		entries.map(([name, column]) => sql`${sql.raw(`'${name}'`)}, ${jsonValue(column)}`),
 		sql`, `,
 	);
 
@@ -51,9 +43,7 @@ const jsonObject = (projection: Projection) => {
 	const always = entries.filter(([, column]) => column.notNull);
 	const maybe = entries.filter(([, column]) => !column.notNull);
 	const object = sql`json_object(${pairs(always)})`;
-	return maybe.length === 0
-		? object
-		: sql`json_patch(${object}, json_object(${pairs(maybe)}))`;
+	return maybe.length === 0 ? object : sql`json_patch(${object}, json_object(${pairs(maybe)}))`;
 };
 
 /** A representation's strong ETag as SQL, from the versions of the rows it shows: `"3"`, or `"3.7"` for two. */
@@ -83,10 +73,7 @@ type Declaration<
 	 * one of `elsewhere`); a field with no column is a compile error.
 	 */
 	model: M &
-		(Exclude<
-			keyof M["shape"],
-			keyof T["_"]["columns"] | keyof Joined | Elsewhere
-		> extends never
+		(Exclude<keyof M["shape"], keyof T["_"]["columns"] | keyof Joined | Elsewhere> extends never
 			? unknown
 			: {
 					"a field of the model has no column": Exclude<
@@ -105,11 +92,7 @@ type Declaration<
 };
 
 /** The columns of `table` (and joined ones) that the model names: what the resource answers. */
-type ProjectionOf<
-	T extends SQLiteTable,
-	M extends Model,
-	Joined extends Projection,
-> = Pick<
+type ProjectionOf<T extends SQLiteTable, M extends Model, Joined extends Projection> = Pick<
 	T["_"]["columns"] & Joined,
 	keyof M["shape"] & keyof (T["_"]["columns"] & Joined)
 >;
@@ -143,16 +126,12 @@ export const defineResource = <
 			.from(table as SQLiteTable)
 			.$dynamic();
 		// Its fields are named, so the join changes what it reads, not the rows' shape.
-		return join
-			? (query.innerJoin(join.table, join.on) as typeof query)
-			: query;
+		return join ? (query.innerJoin(join.table, join.on) as typeof query) : query;
 	};
 	type Answered = Answer<ProjectionOf<T, M, Joined>>;
 	/** The resource as the API answers it, as a column of a SELECT over its rows. */
-	const answer = () =>
-		sql`${json}`.mapWith((text: string): Answered => JSON.parse(text));
-	const notFound = (id: number) =>
-		new ApiError("not_found", `${name} ${id} does not exist.`);
+	const answer = () => sql`${json}`.mapWith((text: string): Answered => JSON.parse(text));
+	const notFound = (id: number) => new ApiError("not_found", `${name} ${id} does not exist.`);
 	/** The resource `id` as the API answers it, with its ETag, as a query a batch can run (no row: none). */
 	const tagged = (db: Db, id: number | SQL) =>
 		select(db, { answer: answer(), etag }).where(eq(key, id));
@@ -201,20 +180,11 @@ export const defineResource = <
 			defineResource({
 				...declaration,
 				model: { shape: { ...model.shape, ...extra } },
-			} as unknown as Declaration<
-				T,
-				M & { shape: E },
-				Path,
-				Param,
-				Joined,
-				Elsewhere
-			>),
+			} as unknown as Declaration<T, M & { shape: E }, Path, Param, Joined, Elsewhere>),
 	};
 };
 
-type AnyResource = ReturnType<
-	typeof defineResource<SQLiteTable, Model, string, string>
->;
+type AnyResource = ReturnType<typeof defineResource<SQLiteTable, Model, string, string>>;
 
 /** What writes of any resource read of its declaration. */
 export type Resource = Pick<

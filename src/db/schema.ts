@@ -1,12 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-	check,
-	index,
-	integer,
-	sqliteTable,
-	text,
-	uniqueIndex,
-} from "drizzle-orm/sqlite-core";
+import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { EventType } from "../models/event-types";
 import { limits } from "../models/limits";
 import { petStatuses } from "../models/pet-status";
@@ -14,8 +7,7 @@ import { petStatuses } from "../models/pet-status";
 /** Bumped by every write of the row: the row's strong ETag, comparable inside a conditional UPDATE. */
 const version = () => integer("version").notNull().default(1);
 
-const inList = (values: readonly string[]) =>
-	sql.raw(values.map((v) => `'${v}'`).join(", "));
+const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
 
 export const categories = sqliteTable(
 	"categories",
@@ -53,9 +45,7 @@ export const pets = sqliteTable(
 		categoryId: integer("category_id")
 			.notNull()
 			.references(() => categories.id, { onDelete: "restrict" }),
-		status: text("status", { enum: petStatuses })
-			.notNull()
-			.default("available"),
+		status: text("status", { enum: petStatuses }).notNull().default("available"),
 		version: version(),
 	},
 	(t) => [

@@ -24,10 +24,10 @@ export const walkEach = async <Value, Row, Alongside = never>(
 		return { rows: await walks[0], alongside: [] };
 	}
 	// A batch answers each query with what awaiting it would.
-	const pages = (await db.batch([
-		...walks,
-		...(alongside ? [alongside] : []),
-	] as [Walk<Row>, ...Walk<Row>[]])) as unknown[][];
+	const pages = (await db.batch([...walks, ...(alongside ? [alongside] : [])] as [
+		Walk<Row>,
+		...Walk<Row>[],
+	])) as unknown[][];
 	return {
 		rows: (pages.slice(0, walks.length) as Row[][])
 			.flat()

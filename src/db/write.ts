@@ -1,10 +1,6 @@
 import { and, eq, getTableColumns, is, lt, not, SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type {
-	SQLiteColumn,
-	SQLiteTable,
-	SQLiteUpdateSetSource,
-} from "drizzle-orm/sqlite-core";
+import type { SQLiteColumn, SQLiteTable, SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { ApiError } from "../models/error";
 import type { EventType } from "../models/event-types";
 import type { Db } from "./client";
@@ -45,16 +41,8 @@ const rowOf = <T extends SQLiteTable>(table: T, values: RowValues<T>) =>
 	Object.fromEntries(
 		Object.entries(getTableColumns(table)).map(([field, column]) => {
 			const given = (values as Record<string, unknown>)[field];
-			const value =
-				given === undefined
-					? (column.default ?? column.defaultFn?.() ?? null)
-					: given;
-			return [
-				field,
-				sql`${is(value, SQL) ? value : sql.param(value, column)}`.as(
-					column.name,
-				),
-			];
+			const value = given === undefined ? (column.default ?? column.defaultFn?.() ?? null) : given;
+			return [field, sql`${is(value, SQL) ? value : sql.param(value, column)}`.as(column.name)];
 		}),
 	) as { [K in keyof T["$inferInsert"]]-?: SQL.Aliased };
 
@@ -62,12 +50,7 @@ const rowOf = <T extends SQLiteTable>(table: T, values: RowValues<T>) =>
  * Inserts one row of `table`, `values` by field name, only where `where` holds; a row that a unique index
  * already holds is not inserted either.
  */
-const insertWhere = <T extends SQLiteTable>(
-	db: Db,
-	table: T,
-	values: RowValues<T>,
-	where: SQL,
-) =>
+const insertWhere = <T extends SQLiteTable>(db: Db, table: T, values: RowValues<T>, where: SQL) =>
 	db
 		.insert(table)
 		.select(
@@ -129,23 +112,19 @@ const probe = <K extends string>(db: Db, conditions: Record<K, SQL>) =>
 		.from(sql`(SELECT 1)`);
 
 /** Runs the steps as one batch, in order, and answers each result by its name. */
-const runBatch = async <S extends Record<string, Step | undefined>>(
-	db: Db,
-	steps: S,
-) => {
+const runBatch = async <S extends Record<string, Step | undefined>>(db: Db, steps: S) => {
 	const named = Object.entries(steps).filter(
 		(step): step is [string, Step] => step[1] !== undefined,
 	);
 	const [first, ...rest] = named.map(([, statement]) => statement);
 	const results = await db.batch([first, ...rest]);
-	return Object.fromEntries(
-		named.map(([name], index) => [name, results[index]]),
-	) as { [K in keyof S]: Awaited<S[K]> };
+	return Object.fromEntries(named.map(([name], index) => [name, results[index]])) as {
+		[K in keyof S]: Awaited<S[K]>;
+	};
 };
 
 /** Rows a D1 run changed. */
-const changes = (result: { meta: { changes: number } } | undefined) =>
-	result?.meta.changes ?? 0;
+const changes = (result: { meta: { changes: number } } | undefined) => result?.meta.changes ?? 0;
 
 /** The resource as the API answers it, with its ETag. */
 type Answered<R extends Resource> = Awaited<ReturnType<R["find"]>>;
@@ -155,9 +134,7 @@ const cleared = (resource: Resource) =>
 	Object.fromEntries(
 		Object.entries(resource.projection as Record<string, SQLiteColumn>).flatMap(
 			([field, column]) =>
-				column.table !== resource.table ||
-				column.primary ||
-				(column.notNull && !column.hasDefault)
+				column.table !== resource.table || column.primary || (column.notNull && !column.hasDefault)
 					? []
 					: [[field, column.default ?? null]],
 		),
@@ -214,14 +191,8 @@ export async function changeOne<R extends Resource>(
 	const current =
 		ifMatch === undefined
 			? undefined
-			: holds(
-					sql`${resource.etag} IN (SELECT value FROM json_each(${JSON.stringify(ifMatch)}))`,
-				);
-	const allowed = and(
-		row,
-		current,
-		change.refuse && not(change.refuse.when),
-	) as SQL;
+			: holds(sql`${resource.etag} IN (SELECT value FROM json_each(${JSON.stringify(ifMatch)}))`);
+	const allowed = and(row, current, change.refuse && not(change.refuse.when)) as SQL;
 	const update = "set" in change ? change : undefined;
 	const first = Object.fromEntries(
 		(change.first?.(allowed) ?? []).flatMap(({ change, event }, index) => [
@@ -238,17 +209,14 @@ export async function changeOne<R extends Resource>(
 			const deleted = { type: change.event, subject, createdAt: at, data };
 			return insertWhere(db, events, deleted, changed);
 		}
-		const event =
-			typeof change.event === "string" ? { type: change.event } : change.event;
+		const event = typeof change.event === "string" ? { type: change.event } : change.event;
 		return recordEvent(db, at, { ...event, resource, key: id }, changed);
 	};
 	const { state, main, after } = await runBatch(db, {
 		state: probe(db, {
 			found: holds(),
 			current: current ?? sql`1`,
-			unchanged: update?.unchangedWhen
-				? holds(and(current, update.unchangedWhen))
-				: sql`0`,
+			unchanged: update?.unchangedWhen ? holds(and(current, update.unchangedWhen)) : sql`0`,
 		}),
 		...first,
 		main: update
@@ -265,9 +233,7 @@ export async function changeOne<R extends Resource>(
 		after: update ? resource.tagged(db, id) : undefined,
 	});
 	const [changedRow] = after ?? [];
-	const answered =
-		changedRow &&
-		({ ...changedRow.answer, etag: changedRow.etag } as Answered<R>);
+	const answered = changedRow && ({ ...changedRow.answer, etag: changedRow.etag } as Answered<R>);
 	if (changes(main) > 0) return answered;
 	const [{ found, current: stillCurrent, unchanged }] = state;
 	if (!found) throw resource.notFound(id);
@@ -335,14 +301,9 @@ export const create = async <
 			record &&
 			db
 				.delete(idempotencyKeys)
-				.where(
-					and(record, lt(idempotencyKeys.createdAt, now - idempotencyWindowMs)),
-				),
+				.where(and(record, lt(idempotencyKeys.createdAt, now - idempotencyWindowMs))),
 		stored: record && db.select().from(idempotencyKeys).where(record),
-		state:
-			create.refused instanceof ApiError
-				? undefined
-				: probe(db, create.refused.probe),
+		state: create.refused instanceof ApiError ? undefined : probe(db, create.refused.probe),
 		before: create.before?.(allowed),
 		inserted: insertWhere(
 			db,
@@ -351,17 +312,14 @@ export const create = async <
 			create.when ? (and(inserted, create.when) as SQL) : inserted,
 		),
 		alongside:
-			create.alongside &&
-			insertWhere(db, create.alongside.into, create.alongside.values, changed),
+			create.alongside && insertWhere(db, create.alongside.into, create.alongside.values, changed),
 		...Object.fromEntries(
 			create.events.map((event, index) => [
 				`event${index}`,
 				recordEvent(
 					db,
 					at,
-					typeof event === "string"
-						? { type: event, resource, key: resource.newest }
-						: event,
+					typeof event === "string" ? { type: event, resource, key: resource.newest } : event,
 					changed,
 				),
 			]),

@@ -10,8 +10,7 @@ const developmentToken = "petstore-dev-token";
 const minTokenLength = 32;
 
 const encoder = new TextEncoder();
-const sha256 = (text: string) =>
-	crypto.subtle.digest("SHA-256", encoder.encode(text));
+const sha256 = (text: string) => crypto.subtle.digest("SHA-256", encoder.encode(text));
 
 /** Why a configured token is refused where the Worker runs, if it is. */
 const weakness = (token: string, local: boolean) => {
@@ -23,9 +22,7 @@ const weakness = (token: string, local: boolean) => {
 };
 
 // The accepted tokens' digests, computed once per isolate and configuration rather than on every write.
-let configured:
-	| { secret: string; local: boolean; digests: Promise<ArrayBuffer[]> }
-	| undefined;
+let configured: { secret: string; local: boolean; digests: Promise<ArrayBuffer[]> } | undefined;
 
 /**
  * The digests of the configured tokens this Worker accepts. Outside local development, the development token
@@ -80,17 +77,13 @@ const unauthorized = (error?: "invalid_request" | "invalid_token") =>
  * such request is refused: the API fails closed.
  */
 export const requireToken: MiddlewareHandler<AppEnv> = async (c, next) => {
-	const bearer = /^Bearer(?: +(.*))?$/i.exec(
-		c.req.header("authorization") ?? "",
-	);
+	const bearer = /^Bearer(?: +(.*))?$/i.exec(c.req.header("authorization") ?? "");
 	// RFC 6750 §2.1: the token is a b64token.
 	const presented = /^[\w.~+/-]+=*$/.exec(bearer?.[1] ?? "")?.[0];
 	const digest = presented && (await acceptedDigest(presented, c.env));
 	if (!digest) {
 		await limitFailedAuth(c);
-		throw unauthorized(
-			bearer ? (presented ? "invalid_token" : "invalid_request") : undefined,
-		);
+		throw unauthorized(bearer ? (presented ? "invalid_token" : "invalid_request") : undefined);
 	}
 	c.set("client", new Uint8Array(digest).toHex());
 	await next();

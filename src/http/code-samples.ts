@@ -47,10 +47,7 @@ const curl = (route: Sampled, { auth }: Flags) => {
 		...(auth ? [`-H "Authorization: Bearer $${tokenVariable}"`] : []),
 		...(body === undefined
 			? []
-			: [
-					"-H 'Content-Type: application/json'",
-					`-d '${JSON.stringify(body)}'`,
-				]),
+			: ["-H 'Content-Type: application/json'", `-d '${JSON.stringify(body)}'`]),
 	].join(" \\\n  ");
 };
 
@@ -69,9 +66,7 @@ const honoClient = (route: Sampled, { auth, idempotent }: Flags) => {
 	const body = bodyExample(route);
 	// hono/client asks for every part of the request the route declares, even when all of it is optional.
 	const args = [
-		...(Object.keys(examples).length > 0
-			? [`param: ${JSON.stringify(examples)}`]
-			: []),
+		...(Object.keys(examples).length > 0 ? [`param: ${JSON.stringify(examples)}`] : []),
 		...(route.request?.query ? ["query: {}"] : []),
 		...(route.request?.headers || idempotent ? ["header: {}"] : []),
 		...(body === undefined ? [] : [`json: ${JSON.stringify(body)}`]),

@@ -16,10 +16,7 @@ export const ifMatch = (c: Context): string[] | undefined => {
 };
 
 /** Sets the representation's strong `ETag` and returns the body without it. */
-export const withETag = <T extends { etag: string }>(
-	c: Context,
-	{ etag, ...body }: T,
-) => {
+export const withETag = <T extends { etag: string }>(c: Context, { etag, ...body }: T) => {
 	c.header("ETag", etag);
 	return body;
 };

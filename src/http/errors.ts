@@ -19,11 +19,7 @@ export const errorBody = (
 
 /** Renders through the context, so headers set by middleware (request id, CORS, …) are kept. */
 const errorResponse = (c: Context, error: ApiError) =>
-	c.json(
-		errorBody(error.code, error.message, error.details),
-		error.status,
-		error.headers,
-	);
+	c.json(errorBody(error.code, error.message, error.details), error.status, error.headers);
 
 /**
  * Framework exceptions (body parsing, media type gate) carry no code of ours: name them here. Any other is
@@ -39,26 +35,18 @@ const fromHttpException = (error: HTTPException): ApiError | undefined => {
 };
 
 export const onError: ErrorHandler = (error, c) => {
-	const known =
-		error instanceof HTTPException ? fromHttpException(error) : error;
+	const known = error instanceof HTTPException ? fromHttpException(error) : error;
 	if (known instanceof ApiError) return errorResponse(c, known);
 	const requestId: string = c.get("requestId");
 	const part = failedPart(error);
 	// Locally, the stack on lines of its own, which `wrangler dev` maps to src/…ts:line; deployed, one JSON line.
 	if (c.env.LOCAL_DEVELOPMENT === "true") {
-		console.error(
-			JSON.stringify({ level: "error", part, requestId }),
-			`\n${loggable(error)}`,
-		);
+		console.error(JSON.stringify({ level: "error", part, requestId }), `\n${loggable(error)}`);
 	} else log("error", { part, requestId, error: loggable(error) });
-	if (part)
-		return errorResponse(c, unavailable(unavailableMessage(c.req.method)));
+	if (part) return errorResponse(c, unavailable(unavailableMessage(c.req.method)));
 	return errorResponse(
 		c,
-		new ApiError(
-			"internal_error",
-			`Unexpected error; quote request id ${requestId}.`,
-		),
+		new ApiError("internal_error", `Unexpected error; quote request id ${requestId}.`),
 	);
 };
 
@@ -70,13 +58,8 @@ export const onMethodNotAllowed = (c: Context, methods: string[]) => {
 	const allow = methods.join(", ");
 	return errorResponse(
 		c,
-		new ApiError(
-			"method_not_allowed",
-			`Allowed methods: ${allow}.`,
-			undefined,
-			{
-				Allow: allow,
-			},
-		),
+		new ApiError("method_not_allowed", `Allowed methods: ${allow}.`, undefined, {
+			Allow: allow,
+		}),
 	);
 };

@@ -24,8 +24,7 @@ export const idempotencyHeader = (operationId: string) => ({
 /** Documents the header that marks a replayed response. */
 export const replayedHeader = {
 	"Idempotency-Replayed": {
-		description:
-			"`true` when this is the stored response to an earlier request with the same key.",
+		description: "`true` when this is the stored response to an earlier request with the same key.",
 		schema: { type: "string" as const, enum: ["true"] },
 	},
 };
@@ -51,10 +50,7 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
 	const body: unknown = key && (await c.req.json().catch(() => undefined));
 	if (key !== undefined && body !== undefined) {
 		const text = `${c.req.method} ${c.req.path}\n${canonicalJson(body)}`;
-		const digest = await crypto.subtle.digest(
-			"SHA-256",
-			new TextEncoder().encode(text),
-		);
+		const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
 		c.set("idempotencyKey", {
 			key,
 			requestHash: new Uint8Array(digest).toHex(),

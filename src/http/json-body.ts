@@ -31,10 +31,7 @@ export const utf8Json: MiddlewareHandler = async (c, next) => {
 			utf8.decode(await c.req.arrayBuffer());
 		} catch (error) {
 			if (!(error instanceof TypeError)) throw error;
-			throw new ApiError(
-				"malformed_json",
-				"The request body is not valid UTF-8.",
-			);
+			throw new ApiError("malformed_json", "The request body is not valid UTF-8.");
 		}
 	}
 	await next();

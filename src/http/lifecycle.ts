@@ -14,10 +14,7 @@ const startOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
 const endOf = (day: string) => Date.parse(`${day}T23:59:59Z`);
 
 /** The operation fields of the OpenAPI document that state the lifecycle. */
-export const lifecycleMarkers = ({
-	deprecated,
-	stability,
-}: Lifecycle = {}) => ({
+export const lifecycleMarkers = ({ deprecated, stability }: Lifecycle = {}) => ({
 	...(deprecated && {
 		deprecated: true,
 		"x-deprecated-sunset": deprecated.sunset,
@@ -26,10 +23,7 @@ export const lifecycleMarkers = ({
 });
 
 /** The sentence that a deprecated operation's description ends with. */
-export const deprecationNote = ({
-	since,
-	sunset,
-}: NonNullable<Lifecycle["deprecated"]>) =>
+export const deprecationNote = ({ since, sunset }: NonNullable<Lifecycle["deprecated"]>) =>
 	`Deprecated since ${since}; after ${sunset} it answers 410 \`gone\`.`;
 
 /** Documents the headers of {@link deprecationHeaders}. */
@@ -68,10 +62,7 @@ export const deprecationHeaders = (
 	return async (c, next) => {
 		for (const [name, value] of Object.entries(headers)) c.header(name, value);
 		if (c.var.now() > sunsetAt) {
-			throw new ApiError(
-				"gone",
-				`This operation was retired on ${sunset}; see ${documentation}.`,
-			);
+			throw new ApiError("gone", `This operation was retired on ${sunset}; see ${documentation}.`);
 		}
 		await next();
 	};

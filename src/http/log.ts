@@ -20,16 +20,12 @@ export const log = (level: "warn" | "error", fields: LogFields) =>
  */
 export const loggable = (error: unknown): string => {
 	if (error instanceof DrizzleQueryError) {
-		const frames = error.stack
-			?.split("\n")
-			.filter((line) => /^\s+at /.test(line));
+		const frames = error.stack?.split("\n").filter((line) => /^\s+at /.test(line));
 		return [
 			`DrizzleQueryError: Failed query: ${error.query}`,
 			...(frames ?? []),
 			`Caused by: ${loggable(error.cause)}`,
 		].join("\n");
 	}
-	return error instanceof Error
-		? (error.stack ?? String(error))
-		: String(error);
+	return error instanceof Error ? (error.stack ?? String(error)) : String(error);
 };

@@ -24,11 +24,7 @@ const signingKey = (secret: string | undefined) => {
 };
 
 /** 128 bits of HMAC-SHA256 over the list's path and the position, in base64url. */
-const tagOf = async (
-	secret: string | undefined,
-	path: string,
-	after: number,
-) => {
+const tagOf = async (secret: string | undefined, path: string, after: number) => {
 	const mac = await crypto.subtle.sign(
 		"HMAC",
 		await signingKey(secret),
@@ -53,9 +49,7 @@ const encodeCursor = async (c: Context<AppEnv>, after: number) =>
 const decodeCursor = async (c: Context<AppEnv>, cursor: string) => {
 	const [, position = "", tag] = cursorPattern.exec(cursor) ?? [];
 	const after = Number.parseInt(position, 36);
-	const expected =
-		after <= limits.maxId &&
-		(await tagOf(c.env.CURSOR_SECRET, c.req.path, after));
+	const expected = after <= limits.maxId && (await tagOf(c.env.CURSOR_SECRET, c.req.path, after));
 	if (!tag || !expected || !timingSafeEqualText(tag, expected)) {
 		throw new ApiError("validation_error", undefined, [
 			{ path: "query.cursor", message: "is not a cursor this API issued" },
@@ -65,8 +59,7 @@ const decodeCursor = async (c: Context<AppEnv>, cursor: string) => {
 };
 
 const timingSafeEqualText = (a: string, b: string) =>
-	a.length === b.length &&
-	crypto.subtle.timingSafeEqual(encoder.encode(a), encoder.encode(b));
+	a.length === b.length && crypto.subtle.timingSafeEqual(encoder.encode(a), encoder.encode(b));
 
 const pageSize = { min: 1, max: 100, default: 20 } as const;
 
@@ -90,8 +83,7 @@ export const pageQuery = {
 		.string()
 		.optional()
 		.openapi({
-			description:
-				'Opaque cursor from the `Link: rel="next"` header of the previous page.',
+			description: 'Opaque cursor from the `Link: rel="next"` header of the previous page.',
 			// No example: only the server issues cursors, so any fixed one would be a 400 to a tool that sends it.
 			param: { name: "cursor", in: "query" },
 		}),
@@ -100,8 +92,7 @@ export const pageQuery = {
 /** Documents the `Link` header that announces the next page. */
 export const linkHeader = {
 	Link: {
-		description:
-			'RFC 8288 link to the next page (`rel="next"`); absent on the last page.',
+		description: 'RFC 8288 link to the next page (`rel="next"`); absent on the last page.',
 		schema: { type: "string" as const },
 	},
 };
@@ -130,8 +121,7 @@ export const listPage = async <F, T>(
 	const loaded = await load({ ...filter, after, limit });
 	const { rows, through } = Array.isArray(loaded) ? { rows: loaded } : loaded;
 	const page = rows.slice(0, limit);
-	const position =
-		rows.length > limit ? positionOf(page[page.length - 1]) : through;
+	const position = rows.length > limit ? positionOf(page[page.length - 1]) : through;
 	if (position === undefined) return page;
 	const next = new URL(c.req.url);
 	next.searchParams.set("cursor", await encodeCursor(c, position));

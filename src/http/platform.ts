@@ -17,8 +17,7 @@ export const failedPart = (error: unknown): Part | undefined => {
 	if (
 		error instanceof Error &&
 		!("remote" in error && error.remote) &&
-		(("retryable" in error && error.retryable) ||
-			("overloaded" in error && error.overloaded))
+		(("retryable" in error && error.retryable) || ("overloaded" in error && error.overloaded))
 	) {
 		return "durable-object";
 	}

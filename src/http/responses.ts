@@ -1,12 +1,7 @@
 import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import { z } from "@hono/zod-openapi";
 import { ErrorBody } from "../models/error";
-import {
-	type ErrorCode,
-	errorCodes,
-	type StatusOf,
-	statusOf,
-} from "../models/error-codes";
+import { type ErrorCode, errorCodes, type StatusOf, statusOf } from "../models/error-codes";
 
 /** A response header as the document states it. */
 export type ResponseHeader = {
@@ -19,39 +14,37 @@ export type ResponseHeader = {
 export const everyResponseHeaders = {
 	"X-Request-Id": {
 		required: true,
-		description:
-			"Names this request in the logs; quote it when reporting a problem.",
+		description: "Names this request in the logs; quote it when reporting a problem.",
 		schema: { type: "string" },
 	},
 } satisfies Record<string, ResponseHeader>;
 
 /** The headers an error code's response carries besides the `Error` body. */
-const errorHeaders: Partial<Record<ErrorCode, Record<string, ResponseHeader>>> =
-	{
-		unauthorized: {
-			"WWW-Authenticate": {
-				required: true,
-				description:
-					'How to authenticate: the `Bearer` scheme, with `error="invalid_request"` when the `Authorization` header is a malformed Bearer credential and `error="invalid_token"` when the token sent is not accepted (RFC 6750 §3.1).',
-				schema: { type: "string" },
-			},
+const errorHeaders: Partial<Record<ErrorCode, Record<string, ResponseHeader>>> = {
+	unauthorized: {
+		"WWW-Authenticate": {
+			required: true,
+			description:
+				'How to authenticate: the `Bearer` scheme, with `error="invalid_request"` when the `Authorization` header is a malformed Bearer credential and `error="invalid_token"` when the token sent is not accepted (RFC 6750 §3.1).',
+			schema: { type: "string" },
 		},
-		rate_limited: {
-			"Retry-After": {
-				required: true,
-				description: "Seconds to wait before trying again.",
-				schema: { type: "integer" },
-			},
+	},
+	rate_limited: {
+		"Retry-After": {
+			required: true,
+			description: "Seconds to wait before trying again.",
+			schema: { type: "integer" },
 		},
-		unavailable: {
-			"Retry-After": {
-				required: true,
-				description:
-					"Seconds to wait before trying again (a write: with the same `Idempotency-Key`).",
-				schema: { type: "integer" },
-			},
+	},
+	unavailable: {
+		"Retry-After": {
+			required: true,
+			description:
+				"Seconds to wait before trying again (a write: with the same `Idempotency-Key`).",
+			schema: { type: "integer" },
 		},
-	};
+	},
+};
 
 /** The example a schema declares; for a list, a list of its item's example. */
 const exampleOf = (schema: z.ZodType): unknown => {
@@ -106,24 +99,21 @@ export const jsonBody = <T extends z.ZodType>(
 export const errorResponses = <const C extends ErrorCode>(...codes: C[]) => {
 	const byStatus = new Map<number, ErrorCode[]>();
 	for (const code of new Set(codes)) {
-		byStatus.set(statusOf(code), [
-			...(byStatus.get(statusOf(code)) ?? []),
-			code,
-		]);
+		byStatus.set(statusOf(code), [...(byStatus.get(statusOf(code)) ?? []), code]);
 	}
 	return Object.fromEntries(
 		[...byStatus].map(([status, group]) => [
 			status,
 			{
-				...jsonContent(
-					ErrorBody,
-					`Error: ${group.map((code) => `\`${code}\``).join(", ")}.`,
-					{ code: group[0], message: errorCodes[group[0]][1], status },
-				),
-				headers: Object.assign(
-					{},
-					...group.map((code) => errorHeaders[code]),
-				) as Record<string, ResponseHeader>,
+				...jsonContent(ErrorBody, `Error: ${group.map((code) => `\`${code}\``).join(", ")}.`, {
+					code: group[0],
+					message: errorCodes[group[0]][1],
+					status,
+				}),
+				headers: Object.assign({}, ...group.map((code) => errorHeaders[code])) as Record<
+					string,
+					ResponseHeader
+				>,
 			},
 		]),
 	) as Record<

@@ -31,10 +31,7 @@ type Access =
 	  }
 	| { method: "put" | "patch" | "delete"; auth: "bearer" };
 
-type ApiRouteConfig = Omit<
-	RouteConfig,
-	"method" | "middleware" | "security" | "tags"
-> &
+type ApiRouteConfig = Omit<RouteConfig, "method" | "middleware" | "security" | "tags"> &
 	Access & {
 		operationId: string;
 		summary: string;
@@ -54,10 +51,10 @@ type ApiRouteConfig = Omit<
 	};
 
 /** What a route declares beside its OpenAPI fields, readable on the registered route through {@link flagsOf}. */
-export type RouteFlags = Pick<
-	ApiRouteConfig,
-	"conditional" | "lifecycle" | "tag"
-> & { auth?: "bearer"; idempotent?: true };
+export type RouteFlags = Pick<ApiRouteConfig, "conditional" | "lifecycle" | "tag"> & {
+	auth?: "bearer";
+	idempotent?: true;
+};
 
 // A symbol: the document generator copies a route's other fields into the operation it writes.
 const flags = Symbol("route flags");
@@ -86,9 +83,7 @@ type ApiRoute<R extends ApiRouteConfig> = Omit<
 
 /** Where the reference page (Scalar) documents an operation: its anchor, as a valid URI. */
 const documentationOf = ({ tag, method, path }: ApiRouteConfig) =>
-	encodeURI(
-		`/reference#tag/${tag.toLowerCase()}/${method.toUpperCase()}${path}`,
-	);
+	encodeURI(`/reference#tag/${tag.toLowerCase()}/${method.toUpperCase()}${path}`);
 
 /** The security requirement of every write: the bearer scheme of src/openapi.ts. */
 const bearer = [{ bearerAuth: [] }];
@@ -120,9 +115,7 @@ const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
  * routes their headers and the note on their sunset; every route its D1 session, the error responses it can
  * answer and the headers of every response.
  */
-export const apiRoute = <const R extends ApiRouteConfig>(
-	route: R,
-): ApiRoute<R> => {
+export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> => {
 	const {
 		auth,
 		conditional,
@@ -140,11 +133,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 		tag,
 	};
 	// Every operation reaches D1, so any can meet a platform failure (API.md §11).
-	const implied: ErrorCode[] = [
-		"validation_error",
-		"internal_error",
-		"unavailable",
-	];
+	const implied: ErrorCode[] = ["validation_error", "internal_error", "unavailable"];
 	const write = isWrite(config.method);
 	const cachePolicy = auth || write ? "no-store" : "no-cache";
 	// First, so that every answer carries it, errors included.
@@ -152,17 +141,11 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 	if (lifecycle?.deprecated) {
 		implied.push("gone");
 		// First, so that every answer carries the deprecation, a 400 for a bad header included.
-		middleware.push(
-			deprecationHeaders(lifecycle.deprecated, documentationOf(route)),
-		);
+		middleware.push(deprecationHeaders(lifecycle.deprecated, documentationOf(route)));
 	}
 	if (write) {
 		// Every request body is size-limited and held to the JSON rules, including those an operation ignores.
-		implied.push(
-			"payload_too_large",
-			"malformed_json",
-			"unsupported_media_type",
-		);
+		implied.push("payload_too_large", "malformed_json", "unsupported_media_type");
 	}
 	// Authentication first: the write budget is the token's, and a request that fails it spends its own.
 	if (auth) {
@@ -192,10 +175,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 		...config.request,
 		// A parameter the operation does not define (`status[]`, a wrong case) is refused, never ignored.
 		query: (config.request?.query ?? z.object({})).strict(),
-		headers:
-			declared instanceof z.ZodObject
-				? declared.extend(headers)
-				: z.object(headers),
+		headers: declared instanceof z.ZodObject ? declared.extend(headers) : z.object(headers),
 	};
 	const successes = Object.fromEntries(
 		Object.entries(config.responses).map(([status, response]) => [
@@ -203,9 +183,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(
 			{
 				...response,
 				headers: {
-					...((status === "200" || status === "201") &&
-						(conditional || write) &&
-						etagHeader),
+					...((status === "200" || status === "201") && (conditional || write) && etagHeader),
 					...(status === "201" && idempotent && replayedHeader),
 					...("headers" in response && response.headers),
 				},

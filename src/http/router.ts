@@ -1,8 +1,4 @@
-import {
-	OpenAPIHono,
-	type RouteConfig,
-	type RouteHandler,
-} from "@hono/zod-openapi";
+import { OpenAPIHono, type RouteConfig, type RouteHandler } from "@hono/zod-openapi";
 import type { Context, Next } from "hono";
 import { retryRead } from "../db/read-retry";
 import type { AppEnv } from "../env";

@@ -10,9 +10,7 @@ export const bookmarkHeader = "X-D1-Bookmark";
 /** The optional bookmark request header, documented and validated on every operation by its route. */
 export const bookmarkParam = {
 	[bookmarkHeader]: optionalHeader(
-		z
-			.string()
-			.regex(/^[0-9a-f]{1,32}(-[0-9a-f]{1,32}){3}$/, "is not a D1 bookmark"),
+		z.string().regex(/^[0-9a-f]{1,32}(-[0-9a-f]{1,32}){3}$/, "is not a D1 bookmark"),
 	).openapi({
 		param: {
 			name: bookmarkHeader,

@@ -28,20 +28,11 @@ const toDetails = (error: ZodError, location: string): ErrorDetail[] =>
  * naming each field.
  */
 export const invalidRequest = (error: ZodError, target: string) =>
-	new ApiError(
-		"validation_error",
-		undefined,
-		toDetails(error, locations[target] ?? target),
-	);
+	new ApiError("validation_error", undefined, toDetails(error, locations[target] ?? target));
 
 /** An optional request header: sent empty, it counts as absent (some clients send every header they know). */
 export const optionalHeader = <T extends z.ZodType>(schema: T) =>
-	z
-		.preprocess(
-			(value) => (value === "" ? undefined : value),
-			schema.optional(),
-		)
-		.optional();
+	z.preprocess((value) => (value === "" ? undefined : value), schema.optional()).optional();
 
 /** The hook every route validator calls. */
 // biome-ignore lint/suspicious/noExplicitAny: the hook is shared by routes of every input and env type

@@ -75,9 +75,7 @@ export const requestOf = (tool: ApiTool, args: unknown, caller: Caller) => {
 	const { path, query, header } = partsOf(tool, args);
 	const { body } = args as { body?: unknown };
 	const url = new URL(
-		tool.route.path.replace(/\{(\w+)\}/g, (_, name) =>
-			encodeURIComponent(path[name]),
-		),
+		tool.route.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(path[name])),
 		caller.origin,
 	);
 	for (const [name, value] of Object.entries(query)) {
@@ -133,11 +131,7 @@ export const resultOf = async (response: Response): Promise<CallToolResult> => {
 };
 
 /** Calls the operation through the app, as the HTTP request it stands for; invalid arguments are its 400. */
-export const callOperation = async (
-	tool: ApiTool,
-	args: unknown,
-	caller: Caller,
-) => {
+export const callOperation = async (tool: ApiTool, args: unknown, caller: Caller) => {
 	try {
 		return resultOf(await caller.fetch(requestOf(tool, args, caller)));
 	} catch (error) {

@@ -58,9 +58,7 @@ export const mcpDoor: MiddlewareHandler<AppEnv> = async (c, next) => {
 		const error = await c.res.json<ErrorBody>();
 		c.res = rpcError(c, error.status, {
 			// JSON-RPC's own codes for JSON that is not, and for more than one message.
-			code:
-				{ malformed_json: -32700, validation_error: -32600 }[error.code] ??
-				-32000,
+			code: { malformed_json: -32700, validation_error: -32600 }[error.code] ?? -32000,
 			message: error.message,
 			data: error,
 		});
@@ -87,10 +85,7 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 				"One JSON-RPC message per request: batches are not part of the protocol.",
 			);
 		}
-		const [{ toolsOf }, { serveMcp }] = await Promise.all([
-			import("./tools"),
-			import("./server"),
-		]);
+		const [{ toolsOf }, { serveMcp }] = await Promise.all([import("./tools"), import("./server")]);
 		tools ??= toolsOf(app);
 		const headers = new Headers({ "x-request-id": c.var.requestId });
 		for (const name of ["authorization", "cf-connecting-ip"]) {
@@ -124,9 +119,7 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 		return c.body(
 			answer.body as ReadableStream,
 			answer.status as ContentfulStatusCode,
-			Object.fromEntries(
-				[...answer.headers].filter(([name]) => name !== "cache-control"),
-			),
+			Object.fromEntries([...answer.headers].filter(([name]) => name !== "cache-control")),
 		);
 	};
 };

@@ -52,10 +52,7 @@ export const serveMcp = (
 		server.setRequestHandler("tools/call", ({ params }) => {
 			const tool = tools.get(params.name);
 			if (!tool) {
-				throw new ProtocolError(
-					ProtocolErrorCode.InvalidParams,
-					`No tool named ${params.name}.`,
-				);
+				throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No tool named ${params.name}.`);
 			}
 			return callOperation(tool, args, caller);
 		});

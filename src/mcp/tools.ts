@@ -60,21 +60,16 @@ const plain = (schema: Schema, components: Record<string, Schema>): Schema => {
 			: members.length
 				? { allOf: members.map(inline) }
 				: {};
-	for (const [key, value] of Object.entries(
-		Object.assign({}, ...notes, rest),
-	)) {
+	for (const [key, value] of Object.entries(Object.assign({}, ...notes, rest))) {
 		if (key.startsWith("x-") || (key === "format" && value === "int64")) {
 			continue;
 		}
 		converted[key] =
 			key === "properties"
-				? Object.fromEntries(
-						Object.entries(value as Schema).map(([n, s]) => [n, inline(s)]),
-					)
+				? Object.fromEntries(Object.entries(value as Schema).map(([n, s]) => [n, inline(s)]))
 				: key === "anyOf" || key === "oneOf"
 					? (value as unknown[]).map(inline)
-					: key === "items" ||
-							(typeof value === "object" && key === "additionalProperties")
+					: key === "items" || (typeof value === "object" && key === "additionalProperties")
 						? inline(value)
 						: value;
 	}
@@ -151,18 +146,14 @@ const toolOf = (
 			...(success && {
 				outputSchema: {
 					type: "object",
-					anyOf: [
-						page(inline(success)),
-						...(error ? [inline(jsonOf(error) ?? {})] : []),
-					],
+					anyOf: [page(inline(success)), ...(error ? [inline(jsonOf(error) ?? {})] : [])],
 				},
 			}),
 			annotations: {
 				title,
 				readOnlyHint: method === "GET",
 				destructiveHint: method === "DELETE",
-				idempotentHint:
-					["GET", "PUT", "DELETE"].includes(method) || idempotent === true,
+				idempotentHint: ["GET", "PUT", "DELETE"].includes(method) || idempotent === true,
 				openWorldHint: false,
 			},
 			_meta: {
@@ -181,10 +172,8 @@ const toolOf = (
 
 /** One tool per operation of the document, by name, in the order of the registry the document comes from. */
 export const toolsOf = (app: OpenAPIHono<AppEnv>) => {
-	const { paths = {}, components = {} } =
-		app.getOpenAPIDocument(documentConfig);
-	const inline = (schema: Schema) =>
-		plain(schema, components.schemas as Record<string, Schema>);
+	const { paths = {}, components = {} } = app.getOpenAPIDocument(documentConfig);
+	const inline = (schema: Schema) => plain(schema, components.schemas as Record<string, Schema>);
 	return new Map(
 		app.openAPIRegistry.definitions.flatMap((definition) => {
 			if (definition.type !== "route") return [];

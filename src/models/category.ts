@@ -21,10 +21,7 @@ export const NewCategory = z.strictObject(fields).openapi("NewCategory", {
 export const CategoryPatch = z
 	.strictObject(fields)
 	.partial()
-	.refine(
-		(patch) => Object.keys(patch).length > 0,
-		"must change at least one field",
-	)
+	.refine((patch) => Object.keys(patch).length > 0, "must change at least one field")
 	.openapi("CategoryPatch", {
 		minProperties: 1,
 		example: { description: "Good boys and girls." },

@@ -18,9 +18,7 @@ export const ErrorDetail = z
 export const ErrorBody = z
 	.object({
 		code: z.string().openapi({
-			description: `Stable, machine-readable error code: ${Object.entries(
-				errorCodes,
-			)
+			description: `Stable, machine-readable error code: ${Object.entries(errorCodes)
 				.map(([code, [status]]) => `\`${code}\` (${status})`)
 				.join(", ")}.`,
 			example: "validation_error",
@@ -29,9 +27,7 @@ export const ErrorBody = z
 			description: "Human-readable explanation.",
 			example: "The request is invalid.",
 		}),
-		status: z
-			.int()
-			.openapi({ description: "Equal to the HTTP status code.", example: 400 }),
+		status: z.int().openapi({ description: "Equal to the HTTP status code.", example: 400 }),
 		details: z
 			.array(ErrorDetail)
 			.optional()

@@ -19,6 +19,4 @@ export const eventTypes = [
 export type EventType = (typeof eventTypes)[number];
 
 /** The event types as a named schema, here rather than beside `Event`, so that `Webhook` and `Event` can name each other. */
-export const EventType = z
-	.enum(eventTypes)
-	.openapi("EventType", { description: "What changed." });
+export const EventType = z.enum(eventTypes).openapi("EventType", { description: "What changed." });

@@ -8,9 +8,7 @@ import { Pet } from "./pet";
 import { WebhookState } from "./webhook";
 
 /** What a deletion's event carries: the id of what is gone. */
-const DeletedResource = z
-	.object({ id: Id })
-	.openapi("DeletedResource", { example: { id: 1 } });
+const DeletedResource = z.object({ id: Id }).openapi("DeletedResource", { example: { id: 1 } });
 
 /** What each event type carries in `data`: the resource as the API answers it after the change. */
 const dataOf: Record<EventTypeName, z.ZodType> = {

@@ -68,9 +68,8 @@ const units = [
  */
 export const inWords = (ms: number) => {
 	const [unit, size] =
-		units.find(
-			([unit, size]) => ms % size === 0 && (unit !== "day" || ms > day),
-		) ?? units[units.length - 1];
+		units.find(([unit, size]) => ms % size === 0 && (unit !== "day" || ms > day)) ??
+		units[units.length - 1];
 	const count = ms / size;
 	return `${count} ${unit}${count === 1 ? "" : "s"}`;
 };

@@ -18,19 +18,11 @@ const lastInstant = Date.parse("9999-12-31T23:59:59.999Z");
 const instantOf = (text: string) => {
 	const match = dateTime.exec(text);
 	if (!match) return Number.NaN;
-	const [year, month, day, hour, minute, second] = match
-		.slice(1, 7)
-		.map(Number);
-	const [fraction = "", sign = "+", offsetHours = "0", offsetMinutes = "0"] =
-		match.slice(7);
+	const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+	const [fraction = "", sign = "+", offsetHours = "0", offsetMinutes = "0"] = match.slice(7);
 	const date = new Date(0);
 	date.setUTCFullYear(year, month - 1, day);
-	date.setUTCHours(
-		hour,
-		minute,
-		second,
-		Number(fraction.padEnd(3, "0").slice(0, 3)),
-	);
+	date.setUTCHours(hour, minute, second, Number(fraction.padEnd(3, "0").slice(0, 3)));
 	const real =
 		date.getUTCFullYear() === year &&
 		date.getUTCMonth() === month - 1 &&
@@ -40,9 +32,7 @@ const instantOf = (text: string) => {
 		second < 60 &&
 		Number(offsetHours) < 24 &&
 		Number(offsetMinutes) < 60;
-	const offset =
-		(sign === "-" ? -1 : 1) *
-		(Number(offsetHours) * 60 + Number(offsetMinutes));
+	const offset = (sign === "-" ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes));
 	return real ? date.getTime() - offset * 60_000 : Number.NaN;
 };
 
@@ -70,11 +60,7 @@ const ShipDate = z
 		example: "2026-12-24T09:00:00.000Z",
 	});
 
-const quantity = z
-	.int()
-	.min(1)
-	.max(limits.orderQuantity)
-	.openapi({ example: 2 });
+const quantity = z.int().min(1).max(limits.orderQuantity).openapi({ example: 2 });
 
 export const NewOrder = z
 	.strictObject({
@@ -94,10 +80,7 @@ export const OrderPatch = z
 		}),
 	})
 	.partial()
-	.refine(
-		(patch) => Object.keys(patch).length > 0,
-		"must change at least one field",
-	)
+	.refine((patch) => Object.keys(patch).length > 0, "must change at least one field")
 	.openapi("OrderPatch", { minProperties: 1, example: { complete: true } });
 
 const fields = {

@@ -19,7 +19,6 @@ export type PetStatus = z.infer<typeof PetStatus>;
 /** The `status` query filter: one status, or several by repeating the parameter. */
 export const statusQuery = repeatable(PetStatus, "PetStatus", {
 	name: "status",
-	description:
-		"Keep items with any of these statuses; repeat the parameter for several.",
+	description: "Keep items with any of these statuses; repeat the parameter for several.",
 	example: "available",
 });

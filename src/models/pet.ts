@@ -33,10 +33,7 @@ export const NewPet = z
 export const PetPatch = z
 	.strictObject(fields)
 	.partial()
-	.refine(
-		(patch) => Object.keys(patch).length > 0,
-		"must change at least one field",
-	)
+	.refine((patch) => Object.keys(patch).length > 0, "must change at least one field")
 	.openapi("PetPatch", { minProperties: 1, example: { status: "sold" } });
 
 export const Pet = z.object({ id: Id, ...fields }).openapi("Pet", {

@@ -11,9 +11,7 @@ export const repeatable = <E extends z.ZodEnum>(
 ) =>
 	z
 		.union([values, z.array(values)])
-		.transform((value) => [
-			...new Set<z.infer<E>>(Array.isArray(value) ? value : [value]),
-		])
+		.transform((value) => [...new Set<z.infer<E>>(Array.isArray(value) ? value : [value])])
 		.optional()
 		.openapi({
 			type: "array",

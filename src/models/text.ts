@@ -20,8 +20,7 @@ export const text = (max: number) =>
 const bidiControls = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 /** A character that prints: a letter, number, punctuation or symbol, but not a blank (U+2800, Hangul fillers). */
-const printing =
-	/[[\p{L}\p{N}\p{P}\p{S}]--[\p{Default_Ignorable_Code_Point}\u2800]]/v;
+const printing = /[[\p{L}\p{N}\p{P}\p{S}]--[\p{Default_Ignorable_Code_Point}\u2800]]/v;
 
 /** How many characters of `value` print: spaces, format characters, blanks and combining marks do not count. */
 export const printingCharacters = (value: string) =>
@@ -43,10 +42,7 @@ export const name = (max: number) =>
 			(value) => value.isWellFormed() && !/[\p{Cc}\p{Zl}\p{Zp}]/u.test(value),
 			"must be one line of text without control characters",
 		)
-		.refine(
-			(value) => printingCharacters(value) > 0,
-			"must contain a visible character",
-		)
+		.refine((value) => printingCharacters(value) > 0, "must contain a visible character")
 		.refine(
 			(value) => !bidiControls.test(value),
 			"must not contain bidirectional control characters",

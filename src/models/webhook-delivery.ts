@@ -6,13 +6,7 @@ import { durations, inWords, limits } from "./limits";
 export const userAgent = "Petstore-Webhooks/1.0";
 
 /** What became of an attempt: the delivery it belongs to is done, retried later, or waits for its endpoint. */
-const deliveryOutcomes = [
-	"delivered",
-	"retrying",
-	"exhausted",
-	"disabled",
-	"held",
-] as const;
+const deliveryOutcomes = ["delivered", "retrying", "exhausted", "disabled", "held"] as const;
 
 export type DeliveryOutcome = (typeof deliveryOutcomes)[number];
 
@@ -58,9 +52,7 @@ export const WebhookDelivery = z
 
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
-export const WebhookDeliveries = z
-	.array(WebhookDelivery)
-	.openapi("WebhookDeliveries");
+export const WebhookDeliveries = z.array(WebhookDelivery).openapi("WebhookDeliveries");
 
 /** The body of `replayWebhook`: the event id to resume after (0 for every event still kept). */
 export const WebhookReplay = z

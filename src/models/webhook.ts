@@ -19,10 +19,7 @@ export const NewWebhook = z
 			.array(EventType)
 			.min(1)
 			.max(eventTypes.length)
-			.refine(
-				(types) => new Set(types).size === types.length,
-				"must not repeat a type",
-			)
+			.refine((types) => new Set(types).size === types.length, "must not repeat a type")
 			.openapi({ description: "The event types it receives." }),
 	})
 	.openapi("NewWebhook", {
@@ -40,10 +37,7 @@ export const WebhookPatch = NewWebhook.partial()
 				"`false` re-enables a disabled webhook: deliveries that were waiting resume at once. `true` stops its deliveries.",
 		}),
 	})
-	.refine(
-		(patch) => Object.keys(patch).length > 0,
-		"must change at least one field",
-	)
+	.refine((patch) => Object.keys(patch).length > 0, "must change at least one field")
 	.openapi("WebhookPatch", { minProperties: 1, example: { disabled: false } });
 
 export type NewWebhook = z.infer<typeof NewWebhook>;
@@ -96,8 +90,7 @@ export const CreatedWebhook = z
 			.string()
 			.regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/)
 			.openapi({
-				description:
-					"Verifies deliveries (Standard Webhooks); shown only in this response.",
+				description: "Verifies deliveries (Standard Webhooks); shown only in this response.",
 			}),
 	})
 	.openapi("CreatedWebhook", {
@@ -134,7 +127,4 @@ export const WebhookState = z
 	});
 
 /** What a webhook's Durable Object knows of its deliveries: never part of the webhook's ETag. */
-export type DeliveryState = Pick<
-	Webhook,
-	"failures" | "lastStatus" | "lastAttemptAt"
->;
+export type DeliveryState = Pick<Webhook, "failures" | "lastStatus" | "lastAttemptAt">;

@@ -2,12 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { Db } from "../db/client";
 import { webhooks } from "../db/schema";
-import {
-	configOf,
-	type EndpointConfig,
-	endpointColumns,
-	endpointOf,
-} from "./endpoints";
+import { configOf, type EndpointConfig, endpointColumns, endpointOf } from "./endpoints";
 import { resealSecret, UnreadableSecret } from "./secret-box";
 
 /**
@@ -35,12 +30,7 @@ const reseal = async (db: Db, config: EndpointConfig, env: Env) => {
 				expiresAt === null ? [] : [{ secret, expiresAt }],
 			),
 		})
-		.where(
-			and(
-				eq(webhooks.id, config.webhookId),
-				eq(webhooks.version, config.version),
-			),
-		)
+		.where(and(eq(webhooks.id, config.webhookId), eq(webhooks.version, config.version)))
 		.returning({ id: webhooks.id });
 	return stored.length > 0 ? { ...config, secrets } : undefined;
 };
@@ -54,9 +44,7 @@ const reseal = async (db: Db, config: EndpointConfig, env: Env) => {
  */
 export const catchUpEndpoints = async (env: Env, now: number) => {
 	const db = drizzle(env.DB);
-	const rows = await db
-		.select({ ...endpointColumns, disabled: webhooks.disabled })
-		.from(webhooks);
+	const rows = await db.select({ ...endpointColumns, disabled: webhooks.disabled }).from(webhooks);
 	await Promise.allSettled(
 		rows.map(async (row) => {
 			const endpoint = endpointOf(env, row.id);

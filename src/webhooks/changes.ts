@@ -6,11 +6,7 @@ import { webhooks } from "../db/schema";
 import { changeOne, create, type WriteContext } from "../db/write";
 import { ApiError } from "../models/error";
 import { durations, limits } from "../models/limits";
-import type {
-	DeliveryState,
-	NewWebhook,
-	WebhookPatch,
-} from "../models/webhook";
+import type { DeliveryState, NewWebhook, WebhookPatch } from "../models/webhook";
 import { configOf, endpointColumns, endpointOf, retiring } from "./endpoints";
 import { replayedSecret } from "./replayed-secret";
 import { type SealedSecret, sealSecret } from "./secret-box";
@@ -20,8 +16,7 @@ import { storableUrl } from "./url";
 // with its delivery state (which its Durable Object keeps, outside its ETag).
 
 /** `whsec_` and 32 random bytes in base64: the Standard Webhooks secret format. */
-const newSecret = () =>
-	`whsec_${crypto.getRandomValues(new Uint8Array(32)).toBase64()}`;
+const newSecret = () => `whsec_${crypto.getRandomValues(new Uint8Array(32)).toBase64()}`;
 
 /** The delivery state of a webhook that has had no delivery yet. */
 const noDeliveries: DeliveryState = {
@@ -49,10 +44,7 @@ export const getEndpoint = async (db: Db, id: number) =>
 	withConfig(await webhookEndpoint.find(db, id));
 
 /** The webhook with its endpoint's delivery state. */
-export const withDeliveryState = async <T extends { id: number }>(
-	env: Env,
-	answered: T,
-) => ({
+export const withDeliveryState = async <T extends { id: number }>(env: Env, answered: T) => ({
 	...answered,
 	...(await endpointOf(env, answered.id).deliveryState()),
 });
@@ -63,11 +55,7 @@ type Answered = Awaited<ReturnType<typeof webhook.find>>;
  * Stores the webhook with its secret sealed, unless there are already `limits.webhooks`; answers it with the
  * secret, shown this once. A keyed replay shows the secret its record kept only while it is still the webhook's.
  */
-export const createWebhook = async (
-	ctx: WriteContext,
-	env: Env,
-	body: NewWebhook,
-) => {
+export const createWebhook = async (ctx: WriteContext, env: Env, body: NewWebhook) => {
 	const url = storableUrl(body.url, env);
 	const secret = newSecret();
 	const sealed = await sealSecret(secret, env);
@@ -83,10 +71,9 @@ export const createWebhook = async (
 		events: [],
 		refused: new ApiError("webhook_limit"),
 		// The record keeps the secret as the row does: sealed.
-		answer:
-			sql`json_set(${webhook.json}, '$.secret', ${webhooks.secret})` as SQL<
-				Omit<Answered, "etag"> & { secret: SealedSecret }
-			>,
+		answer: sql`json_set(${webhook.json}, '$.secret', ${webhooks.secret})` as SQL<
+			Omit<Answered, "etag"> & { secret: SealedSecret }
+		>,
 	});
 	const shown =
 		created.secret === sealed
@@ -103,31 +90,18 @@ const change = async (
 	set: SQLiteUpdateSetSource<typeof webhooks>,
 	disabled?: boolean,
 ) => {
-	const { webhook, config } = withConfig(
-		await changeOne(ctx, webhookEndpoint, id, { set }),
-	);
-	const delivery = await endpointOf(env, id).configure(
-		config,
-		ctx.now,
-		disabled,
-	);
+	const { webhook, config } = withConfig(await changeOne(ctx, webhookEndpoint, id, { set }));
+	const delivery = await endpointOf(env, id).configure(config, ctx.now, disabled);
 	return { ...webhook, ...delivery };
 };
 
 /** Applies `updateWebhook`'s changes (a URL stored normalised); `disabled` pauses or resumes its deliveries. */
-export const updateWebhook = (
-	ctx: WriteContext,
-	env: Env,
-	id: number,
-	patch: WebhookPatch,
-) =>
+export const updateWebhook = (ctx: WriteContext, env: Env, id: number, patch: WebhookPatch) =>
 	change(
 		ctx,
 		env,
 		id,
-		patch.url === undefined
-			? patch
-			: { ...patch, url: storableUrl(patch.url, env) },
+		patch.url === undefined ? patch : { ...patch, url: storableUrl(patch.url, env) },
 		patch.disabled,
 	);
 
@@ -135,11 +109,7 @@ export const updateWebhook = (
  * Replaces the secret with a new one, shown this once; the old one keeps signing for `durations.secretOverlap`,
  * as do those before it.
  */
-export const rotateWebhookSecret = async (
-	ctx: WriteContext,
-	env: Env,
-	id: number,
-) => {
+export const rotateWebhookSecret = async (ctx: WriteContext, env: Env, id: number) => {
 	const secret = newSecret();
 	const rotated = await change(ctx, env, id, {
 		secret: await sealSecret(secret, env),
@@ -149,23 +119,13 @@ export const rotateWebhookSecret = async (
 };
 
 /** Deletes the webhook unless it changed since `If-Match`, and its endpoint forgets everything. */
-export const deleteWebhook = async (
-	ctx: WriteContext,
-	env: Env,
-	id: number,
-) => {
+export const deleteWebhook = async (ctx: WriteContext, env: Env, id: number) => {
 	await changeOne(ctx, webhook, id, { delete: true });
 	await endpointOf(env, id).forget();
 };
 
 /** Has the webhook's endpoint send again every event it receives after event `after`. */
-export const replayWebhook = async (
-	db: Db,
-	env: Env,
-	id: number,
-	after: number,
-	now: number,
-) => {
+export const replayWebhook = async (db: Db, env: Env, id: number, after: number, now: number) => {
 	const { webhook, config } = await getEndpoint(db, id);
 	await endpointOf(env, id).replay(
 		config,

@@ -11,12 +11,7 @@ import type { DeliveryState } from "../models/webhook";
  * secret. `disabled` is part of the webhook, so its ETag moves (a client's cached copy is stale); the delivery
  * state is not. A webhook already disabled stays as it is.
  */
-export const disableWebhook = async (
-	db: Db,
-	id: number,
-	delivery: DeliveryState,
-	now: number,
-) => {
+export const disableWebhook = async (db: Db, id: number, delivery: DeliveryState, now: number) => {
 	await changeOne({ db, now }, webhook, id, {
 		set: { disabled: true },
 		unchangedWhen: eq(webhooks.disabled, true),

@@ -1,8 +1,5 @@
 import { durations } from "../models/limits";
-import type {
-	DeliveryOutcome,
-	WebhookDelivery,
-} from "../models/webhook-delivery";
+import type { DeliveryOutcome, WebhookDelivery } from "../models/webhook-delivery";
 import type { AttemptResult, Delivery } from "./delivery";
 import type { EndpointConfig } from "./endpoints";
 import type { Subscription } from "./outbox-reads";
@@ -148,8 +145,7 @@ export const endpointStore = (sql: SqlStorage) => {
 		},
 
 		/** Holds new deliveries, due at `now`; an event already held (or settled within a day) is ignored. */
-		hold: (deliveries: Delivery[], now: number) =>
-			insert(deliveries, now, "DO NOTHING"),
+		hold: (deliveries: Delivery[], now: number) => insert(deliveries, now, "DO NOTHING"),
 
 		/**
 		 * Holds deliveries that arrived while the endpoint is disabled, and says so in the attempt log: they are sent
@@ -184,9 +180,7 @@ export const endpointStore = (sql: SqlStorage) => {
 
 		/** When the next delivery is due, if any is held. */
 		nextDue: () =>
-			rows<{ next: number | null }>(
-				"SELECT min(next_at) AS next FROM deliveries",
-			)[0].next,
+			rows<{ next: number | null }>("SELECT min(next_at) AS next FROM deliveries")[0].next,
 
 		/**
 		 * Logs an attempt and applies it: to the delivery (settled, or due again at `nextAttemptAt`) and to the
@@ -276,14 +270,8 @@ export const endpointStore = (sql: SqlStorage) => {
 		 * that long for a disabled webhook.
 		 */
 		prune: (now: number) => {
-			sql.exec(
-				"DELETE FROM deliveries WHERE settled_at < ?",
-				now - rememberSettledMs,
-			);
-			sql.exec(
-				"DELETE FROM attempts WHERE attempted_at < ?",
-				now - durations.eventRetention,
-			);
+			sql.exec("DELETE FROM deliveries WHERE settled_at < ?", now - rememberSettledMs);
+			sql.exec("DELETE FROM attempts WHERE attempted_at < ?", now - durations.eventRetention);
 			// Held for a webhook disabled longer than the feed keeps events: a replay is what it needs then.
 			sql.exec(
 				"DELETE FROM deliveries WHERE settled_at IS NULL AND next_at < ?",

@@ -7,12 +7,7 @@ import type { WebhookDelivery } from "../models/webhook-delivery";
 import { type AttemptResult, attempt, type Delivery, unsent } from "./delivery";
 import { disableWebhook } from "./disable";
 import { signingSecrets } from "./endpoint-secrets";
-import {
-	type DueDelivery,
-	type EndpointStore,
-	endpointStore,
-	type Replay,
-} from "./endpoint-store";
+import { type DueDelivery, type EndpointStore, endpointStore, type Replay } from "./endpoint-store";
 import type { EndpointConfig } from "./endpoints";
 import { nudge } from "./nudge";
 import { deliveryOf, subscribedEventsAfter } from "./outbox-reads";
@@ -30,8 +25,7 @@ const recordDisabledRetryMs = 30_000;
 /** The key that marks the endpoint of a deleted webhook. */
 const deleted = "deleted";
 
-const iso = (ms: number | null) =>
-	ms === null ? null : new Date(ms).toISOString();
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /**
  * One per webhook: holds the events handed to it, delivers them, and retries each failed one on its own
@@ -84,10 +78,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 	async catchUp(config: EndpointConfig, disabled: boolean, now: number) {
 		const held = this.store.endpoint();
 		if (held === undefined || held.version >= config.version) return;
-		this.store.configure(
-			config,
-			held.disabled === disabled ? undefined : disabled,
-		);
+		this.store.configure(config, held.disabled === disabled ? undefined : disabled);
 		await this.schedule(now);
 	}
 
@@ -128,11 +119,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		// A small pool: at most `inFlight` attempts at once, none started once the endpoint is to be disabled.
 		await Promise.all(
 			Array.from({ length: Math.min(inFlight, due.length) }, async () => {
-				for (
-					let next = due.shift();
-					next && !disable && open();
-					next = due.shift()
-				) {
+				for (let next = due.shift(); next && !disable && open(); next = due.shift()) {
 					await send(next);
 				}
 			}),
@@ -176,13 +163,9 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		}
 		const failingSince = this.store.endpoint()?.failingSince ?? attemptedAt;
 		const disable =
-			result.status === 410 ||
-			attemptedAt - failingSince >= durations.failingEndpoint;
-		const next =
-			nextAttemptAt(delivery.attempts + 1, endedAt, result.retryAfterMs) ??
-			null;
-		const outcome =
-			next === null ? "exhausted" : disable ? "disabled" : "retrying";
+			result.status === 410 || attemptedAt - failingSince >= durations.failingEndpoint;
+		const next = nextAttemptAt(delivery.attempts + 1, endedAt, result.retryAfterMs) ?? null;
+		const outcome = next === null ? "exhausted" : disable ? "disabled" : "retrying";
 		this.store.record(delivery, result, outcome, next, attemptedAt);
 		return disable;
 	}
@@ -191,12 +174,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 	private async recordDisabled(now: number) {
 		const endpoint = this.store.endpoint();
 		if (!endpoint || endpoint.disableRecorded) return;
-		await disableWebhook(
-			drizzle(this.env.DB),
-			endpoint.webhookId,
-			this.deliveryState(),
-			now,
-		);
+		await disableWebhook(drizzle(this.env.DB), endpoint.webhookId, this.deliveryState(), now);
 		this.store.disableRecorded();
 		// Its event reaches subscribers as fast as a write's: a nudge that fails leaves it for the Cron's sweep.
 		await nudge(this.env.WEBHOOK_QUEUE).catch((error) =>
@@ -219,9 +197,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 			replayPage,
 		);
 		this.store.requeue(page.map(deliveryOf), now);
-		this.store.advanceReplay(
-			page.length === replayPage ? page[page.length - 1].id : undefined,
-		);
+		this.store.advanceReplay(page.length === replayPage ? page[page.length - 1].id : undefined);
 	}
 
 	/**

@@ -28,10 +28,7 @@ export const endpointColumns = {
 	version: webhooks.version,
 };
 
-type EndpointRow = Pick<
-	typeof webhooks.$inferSelect,
-	keyof typeof endpointColumns
->;
+type EndpointRow = Pick<typeof webhooks.$inferSelect, keyof typeof endpointColumns>;
 
 /** The config of the webhook a row of {@link endpointColumns} holds. */
 export const configOf = (row: EndpointRow): EndpointConfig => ({
@@ -56,5 +53,4 @@ export const retiring = (now: number, expiresAt: number) =>
 	))`;
 
 /** The Durable Object of webhook `id`. */
-export const endpointOf = (env: Env, id: number) =>
-	env.WEBHOOK_ENDPOINT.getByName(String(id));
+export const endpointOf = (env: Env, id: number) => env.WEBHOOK_ENDPOINT.getByName(String(id));

@@ -32,12 +32,7 @@ type Subscriber = Awaited<ReturnType<typeof subscribers>>[number];
  * Gives one webhook's Durable Object what it receives: the waiting `events`, or, when it failed to take some
  * before (`handOffAfter`), every event after those again (a replay, which reads D1 a page at a time).
  */
-const handOver = async (
-	env: Env,
-	endpoint: Subscriber,
-	events: OutboxEvent[],
-	now: number,
-) => {
+const handOver = async (env: Env, endpoint: Subscriber, events: OutboxEvent[], now: number) => {
 	const stub = endpointOf(env, endpoint.id);
 	if (endpoint.handOffAfter !== null) {
 		await stub.replay(
@@ -65,21 +60,14 @@ const handOver = async (
 export const sweep = async (env: Env, now: number) => {
 	const db = drizzle(env.DB);
 	for (;;) {
-		const [waiting, endpoints] = await db.batch([
-			waitingEvents(db, sweepSize),
-			subscribers(db),
-		]);
-		const behind = endpoints.filter(
-			({ handOffAfter }) => handOffAfter !== null,
-		);
+		const [waiting, endpoints] = await db.batch([waitingEvents(db, sweepSize), subscribers(db)]);
+		const behind = endpoints.filter(({ handOffAfter }) => handOffAfter !== null);
 		if (waiting.length === 0 && behind.length === 0) return;
 		const received = endpoints.map((endpoint) =>
 			waiting.filter((event) => receives(endpoint, event)),
 		);
 		const outcomes = await Promise.allSettled(
-			endpoints.map((endpoint, index) =>
-				handOver(env, endpoint, received[index], now),
-			),
+			endpoints.map((endpoint, index) => handOver(env, endpoint, received[index], now)),
 		);
 		const marks = outcomes.flatMap((outcome, index) => {
 			const { id, handOffAfter } = endpoints[index];

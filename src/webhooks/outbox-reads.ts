@@ -13,10 +13,7 @@ const columns = {
 	data: events.data,
 };
 
-export type OutboxEvent = Pick<
-	typeof events.$inferSelect,
-	keyof typeof columns
->;
+export type OutboxEvent = Pick<typeof events.$inferSelect, keyof typeof columns>;
 
 /** Events not yet handed to their webhooks, oldest first. */
 export const waitingEvents = (db: Db, limit: number) =>
@@ -35,17 +32,14 @@ export const markHandedOver = (db: Db, ids: number[], now: number) =>
 	db
 		.update(events)
 		.set({ fannedOutAt: new Date(now).toISOString() })
-		.where(
-			sql`${events.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
-		);
+		.where(sql`${events.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`);
 
 /** What a webhook receives: the types it asked for, from its creation on. */
 export type Subscription = { events: EventType[]; createdAt: string };
 
 /** Whether a webhook receives an event (the sweep's test; {@link subscribedEventsAfter} asks D1 the same). */
 export const receives = (webhook: Subscription, event: OutboxEvent) =>
-	webhook.createdAt <= event.createdAt &&
-	webhook.events.includes(event.type as EventType);
+	webhook.createdAt <= event.createdAt && webhook.events.includes(event.type as EventType);
 
 /** A replay's page: the events a webhook receives after event `after`, oldest first. */
 export const subscribedEventsAfter = (

@@ -14,12 +14,8 @@ const throttled = new Set([429, 503]);
 export const retryAfter = (answer: Response, now: number) => {
 	const value = answer.headers.get("retry-after")?.trim();
 	if (!throttled.has(answer.status) || !value) return undefined;
-	const wait = /^\d+$/.test(value)
-		? Number(value) * 1000
-		: Date.parse(value) - now;
-	return Number.isNaN(wait)
-		? undefined
-		: Math.min(Math.max(wait, 0), maxRetryAfter);
+	const wait = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
+	return Number.isNaN(wait) ? undefined : Math.min(Math.max(wait, 0), maxRetryAfter);
 };
 
 /**

@@ -15,9 +15,7 @@ export type SealedSecret = string & { readonly [sealed]: true };
 /** A sealed secret none of the configured keys opens: the key that sealed it is gone, or it is not one of ours. */
 export class UnreadableSecret extends Error {
 	constructor() {
-		super(
-			"The webhook's signing secret cannot be opened: no key of WEBHOOK_SECRET_KEY sealed it",
-		);
+		super("The webhook's signing secret cannot be opened: no key of WEBHOOK_SECRET_KEY sealed it");
 		this.name = "UnreadableSecret";
 	}
 }
@@ -37,13 +35,7 @@ const deriveKey = async (material: string) =>
 			salt: new Uint8Array(),
 			info: encoder.encode("petstore webhook secrets v1"),
 		},
-		await crypto.subtle.importKey(
-			"raw",
-			encoder.encode(material),
-			"HKDF",
-			false,
-			["deriveKey"],
-		),
+		await crypto.subtle.importKey("raw", encoder.encode(material), "HKDF", false, ["deriveKey"]),
 		{ name: "AES-GCM", length: 256 },
 		false,
 		["encrypt", "decrypt"],
@@ -52,10 +44,7 @@ const deriveKey = async (material: string) =>
 /** A key's public name: 8 hex digits of a hash of it, enough to tell a handful of keys apart. */
 const keyIdOf = async (material: string) =>
 	new Uint8Array(
-		await crypto.subtle.digest(
-			"SHA-256",
-			encoder.encode(`petstore webhook key id ${material}`),
-		),
+		await crypto.subtle.digest("SHA-256", encoder.encode(`petstore webhook key id ${material}`)),
 	)
 		.toHex()
 		.slice(0, 8);
@@ -69,10 +58,7 @@ const keysOf = (secret: string | undefined) => {
 		.split(",")
 		.map((material) => material.trim())
 		.filter((material) => material !== "");
-	if (
-		materials.length === 0 ||
-		materials.some((material) => material.length < minKeyLength)
-	) {
+	if (materials.length === 0 || materials.some((material) => material.length < minKeyLength)) {
 		throw new Error(
 			`WEBHOOK_SECRET_KEY is not configured: it needs one or more comma-separated keys of at least ${minKeyLength} characters`,
 		);
@@ -91,10 +77,7 @@ const keysOf = (secret: string | undefined) => {
 type KeyEnv = Pick<Env, "WEBHOOK_SECRET_KEY">;
 
 /** Encrypts a signing secret for storage under the newest key, with a fresh random IV. */
-export const sealSecret = async (
-	plain: string,
-	env: KeyEnv,
-): Promise<SealedSecret> => {
+export const sealSecret = async (plain: string, env: KeyEnv): Promise<SealedSecret> => {
 	const [newest] = await keysOf(env.WEBHOOK_SECRET_KEY);
 	const iv = crypto.getRandomValues(new Uint8Array(12));
 	const ciphertext = await crypto.subtle.encrypt(
@@ -120,10 +103,7 @@ const parse = (sealed: string, keys: Key[]) => {
 
 /** Decrypts a stored signing secret; throws {@link UnreadableSecret} when no configured key opens it. */
 export const openSecret = async (sealed: string, env: KeyEnv) => {
-	const { iv, ciphertext, candidates } = parse(
-		sealed,
-		await keysOf(env.WEBHOOK_SECRET_KEY),
-	);
+	const { iv, ciphertext, candidates } = parse(sealed, await keysOf(env.WEBHOOK_SECRET_KEY));
 	for (const { key } of candidates) {
 		try {
 			const plain = await crypto.subtle.decrypt(

@@ -11,9 +11,7 @@ const tooLong = `must be at most ${maxWebhookUrlLength} characters`;
 type WebhookUrlEnv = Pick<Env, "WEBHOOKS_ALLOW_LOOPBACK">;
 
 /** A URL that may be stored, normalised; or why it may not: only a checked URL has an `href`. */
-type CheckedWebhookUrl =
-	| { href: string; problem?: never }
-	| { problem: string; href?: never };
+type CheckedWebhookUrl = { href: string; problem?: never } | { problem: string; href?: never };
 
 const loopback = "a loopback host";
 
@@ -64,9 +62,7 @@ const ipv4Bits = (text: string) =>
 
 /** An IPv6 address as `new URL` serialises it (hex groups, `::` at most once), without brackets. */
 const ipv6Bits = (text: string) => {
-	const [head, tail] = text
-		.split("::")
-		.map((part) => (part ? part.split(":") : []));
+	const [head, tail] = text.split("::").map((part) => (part ? part.split(":") : []));
 	const groups = tail
 		? [...head, ...Array(8 - head.length - tail.length).fill("0"), ...tail]
 		: head;
@@ -98,9 +94,7 @@ const embeddedIpv4 = (address: bigint) => {
 const ipv6Refusal = (address: bigint) => {
 	const ipv4 = embeddedIpv4(address);
 	if (ipv4 !== undefined) return ipv4Refusal(ipv4);
-	return ipv6Ranges.find(([cidr]) =>
-		inRange(address, cidr, 128n, ipv6Bits),
-	)?.[1];
+	return ipv6Ranges.find(([cidr]) => inRange(address, cidr, 128n, ipv6Bits))?.[1];
 };
 
 /** Names that are never public, whatever the suffix list says: home networks (RFC 8375). */
@@ -112,8 +106,7 @@ const homeNetwork = /(^|\.)home\.arpa$/;
  * Public Suffix List (the `tldts` package's copy), below the suffix itself.
  */
 const hostRefusal = (hostname: string) => {
-	if (hostname.startsWith("["))
-		return ipv6Refusal(ipv6Bits(hostname.slice(1, -1)));
+	if (hostname.startsWith("[")) return ipv6Refusal(ipv6Bits(hostname.slice(1, -1)));
 	// A host ending in a number is an IPv4 address, or `new URL` refuses it.
 	if (/^[\d.]+$/.test(hostname)) return ipv4Refusal(ipv4Bits(hostname));
 	// Every trailing dot: `localhost..` is localhost.
@@ -135,10 +128,7 @@ const hostRefusal = (hostname: string) => {
 const unsafeCharacters = /[\s\p{Cc}]/u;
 
 /** Checks a webhook URL against the rules of API.md §9 where `env` runs, and normalises it. */
-const checkWebhookUrl = (
-	text: string,
-	env: WebhookUrlEnv,
-): CheckedWebhookUrl => {
+const checkWebhookUrl = (text: string, env: WebhookUrlEnv): CheckedWebhookUrl => {
 	if (text.length > maxWebhookUrlLength) {
 		return { problem: tooLong };
 	}
@@ -169,9 +159,7 @@ const checkWebhookUrl = (
 export const storableUrl = (url: string, env: WebhookUrlEnv) => {
 	const { href, problem } = checkWebhookUrl(url, env);
 	if (problem !== undefined) {
-		throw new ApiError("validation_error", undefined, [
-			{ path: "body.url", message: problem },
-		]);
+		throw new ApiError("validation_error", undefined, [{ path: "body.url", message: problem }]);
 	}
 	return href;
 };

@@ -12,17 +12,10 @@ const endpoints = 3;
 const writes = 100;
 
 it("counts D1 round trips per write, its background work included", async () => {
-	vi.spyOn(globalThis, "fetch").mockImplementation(
-		async () => new Response(null, { status: 204 }),
-	);
+	vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 204 }));
 	const webhooks = [];
 	for (let i = 0; i < endpoints; i++) {
-		webhooks.push(
-			await createWebhook(
-				["category.created"],
-				`https://receiver.example.com/${i}`,
-			),
-		);
+		webhooks.push(await createWebhook(["category.created"], `https://receiver.example.com/${i}`));
 	}
 	const results = [];
 	for (const perBatch of [1, 10, 100]) {

@@ -56,24 +56,11 @@ export const placeOrder = {
 	},
 	stock: {
 		sql: `update "inventory" set "quantity" = "inventory"."quantity" - ?, "version" = "inventory"."version" + 1 where ("inventory"."pet_id" = ? and "inventory"."quantity" >= ? and EXISTS (SELECT 1 FROM "pets" WHERE ("pets"."id" = ? and "pets"."status" = ?)) and 1)`,
-		params: ({ petId, quantity }) => [
-			quantity,
-			petId,
-			quantity,
-			petId,
-			"available",
-		],
+		params: ({ petId, quantity }) => [quantity, petId, quantity, petId, "available"],
 	},
 	order: {
 		sql: `insert into "orders" ("id", "pet_id", "quantity", "ship_date", "complete", "version") select ? as "id", ? as "pet_id", ? as "quantity", ? as "ship_date", ? as "complete", ? as "version" from (SELECT 1) where changes() = 1 on conflict do nothing`,
-		params: ({ petId, quantity, shipDate, now }) => [
-			null,
-			petId,
-			quantity,
-			shipDate ?? now,
-			0,
-			1,
-		],
+		params: ({ petId, quantity, shipDate, now }) => [null, petId, quantity, shipDate ?? now, 0, 1],
 	},
 	event: {
 		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select ? as "id", ? as "type", ? || "orders"."id" as "subject", ? as "created_at", json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" THEN 'true' ELSE 'false' END)) as "data", ? as "fanned_out_at" from "orders" where ("orders"."id" = (SELECT max("orders"."id") FROM "orders") and changes() = 1)`,
@@ -81,14 +68,7 @@ export const placeOrder = {
 	},
 	inventoryEvent: {
 		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select ? as "id", ? as "type", ? || "inventory"."pet_id" as "subject", ? as "created_at", json_object('petId', "inventory"."pet_id", 'quantity', "inventory"."quantity", 'status', "pets"."status") as "data", ? as "fanned_out_at" from "inventory" inner join "pets" on "pets"."id" = "inventory"."pet_id" where ("inventory"."pet_id" = ? and changes() = 1)`,
-		params: ({ petId, now }) => [
-			null,
-			"inventory.updated",
-			"/store/inventory/",
-			now,
-			null,
-			petId,
-		],
+		params: ({ petId, now }) => [null, "inventory.updated", "/store/inventory/", now, null, petId],
 	},
 	placed: {
 		sql: `select json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" THEN 'true' ELSE 'false' END)), '"' || "orders"."version" || '"' from "orders" where "orders"."id" = (SELECT max("orders"."id") FROM "orders")`,

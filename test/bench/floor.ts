@@ -29,20 +29,16 @@ const batch = async <S extends Steps<never>>(
 ) => {
 	const names = Object.keys(steps) as (keyof S & string)[];
 	const results = await db.batch<Row>(
-		names.map((name) =>
-			db.prepare(steps[name].sql).bind(...steps[name].params(input)),
-		),
+		names.map((name) => db.prepare(steps[name].sql).bind(...steps[name].params(input))),
 	);
-	return Object.fromEntries(
-		names.map((name, index) => [name, results[index].results]),
-	) as Record<keyof S, Row[]>;
+	return Object.fromEntries(names.map((name, index) => [name, results[index].results])) as Record<
+		keyof S,
+		Row[]
+	>;
 };
 
 /** A row's resource (JSON built in SQL, as the API's statements build it) and its ETag. */
-const resource = (row: unknown[]): [object, unknown] => [
-	JSON.parse(String(row[0])),
-	row[1],
-];
+const resource = (row: unknown[]): [object, unknown] => [JSON.parse(String(row[0])), row[1]];
 
 /** The answer with the resource, its `ETag` and the session's bookmark. */
 const answer = (

@@ -4,15 +4,11 @@ import { root } from "../support/wrangler-dev.mjs";
 
 /** Runs the bench `file` and answers the JSON it logged after `tag` (e.g. `BENCH`). */
 export const inRuntime = (file, tag) => {
-	const result = spawnSync(
-		"vitest",
-		["run", "--config", "test/bench/vitest.config.ts"],
-		{
-			cwd: root,
-			encoding: "utf8",
-			env: { ...process.env, BENCH_FILE: file },
-		},
-	);
+	const result = spawnSync("vitest", ["run", "--config", "test/bench/vitest.config.ts"], {
+		cwd: root,
+		encoding: "utf8",
+		env: { ...process.env, BENCH_FILE: file },
+	});
 	const marker = `${tag} `;
 	const line = result.stdout.split("\n").find((text) => text.includes(marker));
 	if (!line) {

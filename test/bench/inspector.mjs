@@ -24,8 +24,7 @@ export const inspect = async (port) => {
 	};
 	await new Promise((resolve, reject) => {
 		socket.onopen = resolve;
-		socket.onerror = () =>
-			reject(new Error(`no inspector on 127.0.0.1:${port}`));
+		socket.onerror = () => reject(new Error(`no inspector on 127.0.0.1:${port}`));
 	});
 	return {
 		send: (method, params = {}) =>

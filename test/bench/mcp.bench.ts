@@ -1,7 +1,4 @@
-import {
-	createExecutionContext,
-	waitOnExecutionContext,
-} from "cloudflare:test";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { testNow } from "../support/api";

@@ -7,9 +7,7 @@ const processesUnder = (pid) => {
 	const all = readdirSync("/proc").flatMap((entry) => {
 		try {
 			const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-			const parent = Number(
-				stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1],
-			);
+			const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
 			const command = readFileSync(`/proc/${entry}/cmdline`, "utf8");
 			return [{ pid: Number(entry), parent, command }];
 		} catch {
@@ -24,9 +22,7 @@ const processesUnder = (pid) => {
 };
 
 const rssMiB = (pid) =>
-	Number(
-		/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1],
-	) / 1024;
+	Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
 
 /**
  * Resident memory in MiB of the processes `wrangler dev` (process `pid`, serving `port`) runs: wrangler's
@@ -54,9 +50,7 @@ export const rssByProcess = (pid, port) => {
  */
 export const liveHeap = async (session) => {
 	const chunks = [];
-	session.on("HeapProfiler.addHeapSnapshotChunk", ({ chunk }) =>
-		chunks.push(chunk),
-	);
+	session.on("HeapProfiler.addHeapSnapshotChunk", ({ chunk }) => chunks.push(chunk));
 	await session.send("HeapProfiler.enable");
 	await session.send("HeapProfiler.takeHeapSnapshot", {
 		reportProgress: false,
@@ -65,17 +59,12 @@ export const liveHeap = async (session) => {
 	const { snapshot, nodes, strings } = JSON.parse(chunks.join(""));
 	const fields = snapshot.meta.node_fields;
 	const [types] = snapshot.meta.node_types;
-	const [type, name, size] = ["type", "name", "self_size"].map((field) =>
-		fields.indexOf(field),
-	);
+	const [type, name, size] = ["type", "name", "self_size"].map((field) => fields.indexOf(field));
 	const byConstructor = {};
 	let bytes = 0;
 	for (let node = 0; node < nodes.length; node += fields.length) {
 		const kind = types[nodes[node + type]];
-		const key =
-			kind === "object" || kind === "native"
-				? strings[nodes[node + name]]
-				: `(${kind})`;
+		const key = kind === "object" || kind === "native" ? strings[nodes[node + name]] : `(${kind})`;
 		byConstructor[key] = (byConstructor[key] ?? 0) + nodes[node + size];
 		bytes += nodes[node + size];
 	}

@@ -14,9 +14,7 @@ const moduleName = (path) => {
 		const middleware = /^dist\/middleware\/([^/]+)\//.exec(file);
 		return middleware && name === "hono" ? `hono/${middleware[1]}` : name;
 	}
-	return (
-		/(?:^|\/)((?:src|test)\/.*)$/.exec(path)?.[1] ?? "wrangler dev's wrapper"
-	);
+	return /(?:^|\/)((?:src|test)\/.*)$/.exec(path)?.[1] ?? "wrangler dev's wrapper";
 };
 
 /** The bundle's modules by first line: an unminified esbuild bundle heads each module with `// <path>`. */
@@ -38,9 +36,7 @@ const moduleAt = (modules, line) =>
 export const profiler = async (session) => {
 	const bundles = new Map();
 	const urls = new Map();
-	session.on("Debugger.scriptParsed", ({ scriptId, url }) =>
-		urls.set(scriptId, url),
-	);
+	session.on("Debugger.scriptParsed", ({ scriptId, url }) => urls.set(scriptId, url));
 	await session.send("Debugger.enable");
 	for (const [scriptId, url] of urls) {
 		// The Worker's bundle, as wrangler dev writes it; other scripts are runtime or miniflare modules.
@@ -69,9 +65,7 @@ export const profiler = async (session) => {
 				const { url, scriptId, lineNumber } = node.callFrame;
 				if (!url) continue;
 				const modules = bundles.get(scriptId);
-				return modules
-					? moduleAt(modules, lineNumber)
-					: url.replace(/^.*\//, "");
+				return modules ? moduleAt(modules, lineNumber) : url.replace(/^.*\//, "");
 			}
 			return leaf.callFrame.functionName || "(native)";
 		};

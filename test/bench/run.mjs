@@ -49,28 +49,18 @@ const load = async (base, { path, method = "GET", headers = {}, body }) => {
 			`wrk.method = ${JSON.stringify(method)}`,
 			...(body ? [`wrk.body = ${JSON.stringify(JSON.stringify(body))}`] : []),
 			...Object.entries(headers).map(
-				([name, value]) =>
-					`wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`,
+				([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`,
 			),
 		].join("\n"),
 	);
 	const { stdout } = spawnSync(
 		"wrk",
-		[
-			"-t2",
-			`-c${connections}`,
-			`-d${seconds}s`,
-			"--latency",
-			"-s",
-			script,
-			`${base}${path}`,
-		],
+		["-t2", `-c${connections}`, `-d${seconds}s`, "--latency", "-s", script, `${base}${path}`],
 		{ encoding: "utf8" },
 	);
 	const number = (pattern) => Number(pattern.exec(stdout)?.[1] ?? 0);
 	const ms = (percentile) => {
-		const [, value, unit] =
-			new RegExp(`${percentile}%\\s+([\\d.]+)(us|ms|s)`).exec(stdout) ?? [];
+		const [, value, unit] = new RegExp(`${percentile}%\\s+([\\d.]+)(us|ms|s)`).exec(stdout) ?? [];
 		return Number(value) * { us: 0.001, ms: 1, s: 1000 }[unit];
 	};
 	const requests = number(/(\d+) requests in/);
@@ -84,14 +74,7 @@ const load = async (base, { path, method = "GET", headers = {}, body }) => {
 };
 
 const bundleKiB = (config) => {
-	const output = wrangler([
-		"deploy",
-		"--dry-run",
-		"--outdir",
-		join(work, "dist"),
-		"-c",
-		config,
-	]);
+	const output = wrangler(["deploy", "--dry-run", "--outdir", join(work, "dist"), "-c", config]);
 	const sizes = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(output);
 	if (!sizes) throw new Error(`no bundle size for ${config}\n${output}`);
 	return { raw: Number(sizes[1]), gzip: Number(sizes[2]) };
@@ -141,18 +124,12 @@ const loadUnderWranglerDev = (sides) =>
 			const samples = Object.fromEntries(names.map((name) => [name, []]));
 			for (let round = 0; round < rounds; round++) {
 				for (const name of turns(names, round)) {
-					samples[name].push(
-						await load(servers[name].base, sides[name][scenario]),
-					);
+					samples[name].push(await load(servers[name].base, sides[name][scenario]));
 				}
 			}
 			// A round's sides ran back to back: each ratio is taken per round, then the median across rounds.
 			const ratioTo = (other) =>
-				median(
-					samples.app.map(
-						(mine, round) => mine.rps / samples[other][round].rps,
-					),
-				);
+				median(samples.app.map((mine, round) => mine.rps / samples[other][round].rps));
 			loaded[scenario] = {
 				...Object.fromEntries(
 					names.map((name) => [
@@ -177,16 +154,11 @@ const profileUnderWranglerDev = (sides) =>
 		const names = Object.keys(sides);
 		const sessions = Object.fromEntries(
 			await Promise.all(
-				names.map(async (name) => [
-					name,
-					await inspect(sides[name].inspectorPort),
-				]),
+				names.map(async (name) => [name, await inspect(sides[name].inspectorPort)]),
 			),
 		);
 		const profilers = Object.fromEntries(
-			await Promise.all(
-				names.map(async (name) => [name, await profiler(sessions[name])]),
-			),
+			await Promise.all(names.map(async (name) => [name, await profiler(sessions[name])])),
 		);
 		const profiles = {};
 		for (const scenario of Object.keys(scenarios)) {
@@ -197,10 +169,7 @@ const profileUnderWranglerDev = (sides) =>
 					const request = sides[name][scenario];
 					if (round === 0) await sendRequests(base, request, profiled / 10, 8); // warm-up
 					rounds[name].push(
-						await profilers[name].profile(
-							() => sendRequests(base, request, profiled, 8),
-							profiled,
-						),
+						await profilers[name].profile(() => sendRequests(base, request, profiled, 8), profiled),
 					);
 				}
 			}
@@ -256,9 +225,7 @@ console.log(
 );
 const sides = await loadSides(work);
 const names = Object.keys(sides);
-const bundle = Object.fromEntries(
-	names.map((name) => [name, bundleKiB(sides[name].config)]),
-);
+const bundle = Object.fromEntries(names.map((name) => [name, bundleKiB(sides[name].config)]));
 // Sampled in turn, so that a noisy machine slows every side alike.
 const startups = Object.fromEntries(names.map((name) => [name, []]));
 for (let sample = 0; sample < 9; sample++) {
@@ -270,15 +237,12 @@ const runtime = inRuntime("runtime.bench.ts", "BENCH");
 const mcp = inRuntime("mcp.bench.ts", "MCP");
 const loaded = await loadUnderWranglerDev(sides);
 const profiles = await profileUnderWranglerDev(await profileSides(work));
-const memory = await memoryUnderWranglerDev(
-	await memorySides(work, memoryScenario),
-);
+const memory = await memoryUnderWranglerDev(await memorySides(work, memoryScenario));
 
 const rows = [["", "app", "chanfana", "floor", "app/chanfana", "app/floor"]];
 for (const [scenario, label] of Object.entries(scenarios)) {
 	const result = loaded[scenario];
-	const rps = ({ rps, failures }) =>
-		failures ? `${f(rps, 0)} (${failures} non-2xx)` : f(rps, 0);
+	const rps = ({ rps, failures }) => (failures ? `${f(rps, 0)} (${failures} non-2xx)` : f(rps, 0));
 	const latency = ({ p50, p99 }) => `${f(p50)} / ${f(p99)}`;
 	const time = runtime.find((r) => r.scenario === label);
 	rows.push(
@@ -289,37 +253,13 @@ for (const [scenario, label] of Object.entries(scenarios)) {
 			f(result.ratios.floor, 2),
 		],
 		[`${label}: p50 / p99 ms`, ...names.map((n) => latency(result[n])), "", ""],
-		[
-			`${label}: in-runtime ms/req`,
-			f(time.appMs, 2),
-			"",
-			f(time.floorMs, 2),
-			"",
-			f(time.ratio, 2),
-		],
-		[
-			`${label}: D1 calls/req`,
-			String(time.d1Calls),
-			"",
-			String(time.d1Calls),
-			"",
-			"",
-		],
+		[`${label}: in-runtime ms/req`, f(time.appMs, 2), "", f(time.floorMs, 2), "", f(time.ratio, 2)],
+		[`${label}: D1 calls/req`, String(time.d1Calls), "", String(time.d1Calls), "", ""],
 	);
 }
 rows.push(
-	[
-		"start-up ms (median of 9)",
-		...names.map((n) => f(median(startups[n]))),
-		"",
-		"",
-	],
-	[
-		"bundle KiB (gzip)",
-		...names.map((n) => `${bundle[n].raw} (${bundle[n].gzip})`),
-		"",
-		"",
-	],
+	["start-up ms (median of 9)", ...names.map((n) => f(median(startups[n]))), "", ""],
+	["bundle KiB (gzip)", ...names.map((n) => `${bundle[n].raw} (${bundle[n].gzip})`), "", ""],
 );
 
 console.log();
@@ -343,8 +283,7 @@ const columns = Object.keys(scenarios).flatMap((scenario) =>
 	["app", "floor"].map((side) => profiles[scenario][side]),
 );
 const modules = [...new Set(columns.flatMap((ms) => Object.keys(ms)))];
-const total = (module) =>
-	columns.reduce((sum, ms) => sum + (ms[module] ?? 0), 0);
+const total = (module) => columns.reduce((sum, ms) => sum + (ms[module] ?? 0), 0);
 const major = modules
 	.filter((module) => columns.some((ms) => (ms[module] ?? 0) >= shown))
 	.sort((a, b) => total(b) - total(a));
@@ -352,24 +291,16 @@ const minor = modules.filter((module) => !major.includes(module));
 const sum = (ms, of) => of.reduce((all, module) => all + (ms[module] ?? 0), 0);
 
 const MiB = (bytes) => f(bytes / 2 ** 20);
-const steps = (rss, process) =>
-	rss.map((r) => f(r[process] ?? 0, 0)).join(" → ");
-const growth = Object.entries(memory).flatMap(
-	([name, { heapBefore, heapAfter, failures }]) => {
-		const grown = Object.entries(heapAfter.byConstructor)
-			.map(([key, bytes]) => [
-				key,
-				bytes - (heapBefore.byConstructor[key] ?? 0),
-			])
-			.filter(([, growth]) => growth > 64 * 1024)
-			.map(([key, growth]) => `${key} +${f(growth / 1024, 0)} KiB`);
-		return grown.length || failures
-			? [
-					`- ${name}: ${failures} non-2xx; heap growth by constructor: ${grown.join(", ") || "none"}`,
-				]
-			: [];
-	},
-);
+const steps = (rss, process) => rss.map((r) => f(r[process] ?? 0, 0)).join(" → ");
+const growth = Object.entries(memory).flatMap(([name, { heapBefore, heapAfter, failures }]) => {
+	const grown = Object.entries(heapAfter.byConstructor)
+		.map(([key, bytes]) => [key, bytes - (heapBefore.byConstructor[key] ?? 0)])
+		.filter(([, growth]) => growth > 64 * 1024)
+		.map(([key, growth]) => `${key} +${f(growth / 1024, 0)} KiB`);
+	return grown.length || failures
+		? [`- ${name}: ${failures} non-2xx; heap growth by constructor: ${grown.join(", ") || "none"}`]
+		: [];
+});
 
 const commit = spawnSync("git", ["describe", "--always", "--dirty"], {
 	cwd: root,
@@ -417,10 +348,7 @@ ${markdownTable([
 		"CPU ms/req in the Worker's isolate",
 		...Object.keys(scenarios).flatMap((s) => [`${s}: app`, `${s}: floor`]),
 	],
-	...major.map((module) => [
-		module,
-		...columns.map((ms) => f(ms[module] ?? 0, 3)),
-	]),
+	...major.map((module) => [module, ...columns.map((ms) => f(ms[module] ?? 0, 3))]),
 	[`${minor.length} others`, ...columns.map((ms) => f(sum(ms, minor), 3))],
 	["total", ...columns.map((ms) => f(sum(ms, modules), 3))],
 ])}

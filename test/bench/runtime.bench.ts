@@ -1,7 +1,4 @@
-import {
-	createExecutionContext,
-	waitOnExecutionContext,
-} from "cloudflare:test";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { testNow } from "../support/api";
@@ -64,26 +61,16 @@ const trace = async (side: Side, request: Request) => {
 };
 
 it("measures time per request in the runtime, app against the floor", async () => {
-	const category = await send(
-		sides.app,
-		json("POST", "/categories", { name: "Bench" }),
-	);
+	const category = await send(sides.app, json("POST", "/categories", { name: "Bench" }));
 	const { id: categoryId } = JSON.parse(category.body);
-	const pet = await send(
-		sides.app,
-		json("POST", "/pets", { name: "Bench", categoryId }),
-	);
+	const pet = await send(sides.app, json("POST", "/pets", { name: "Bench", categoryId }));
 	const { id: petId } = JSON.parse(pet.body);
-	await send(
-		sides.app,
-		json("PUT", `/store/inventory/${petId}`, { quantity: 1_000_000 }),
-	);
+	await send(sides.app, json("PUT", `/store/inventory/${petId}`, { quantity: 1_000_000 }));
 
 	const scenarios: Record<string, () => Request> = {
 		"GET /pets/{petId}": () => new Request(`http://bench/pets/${petId}`),
 		"POST /pets": () => json("POST", "/pets", { name: "Bench", categoryId }),
-		"POST /store/orders": () =>
-			json("POST", "/store/orders", { petId, quantity: 1 }),
+		"POST /store/orders": () => json("POST", "/store/orders", { petId, quantity: 1 }),
 	};
 
 	const results = [];

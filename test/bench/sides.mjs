@@ -101,11 +101,7 @@ export const loadSides = async (work) => ({
 		port: 8851,
 	},
 	chanfana: {
-		config: await configOf(
-			work,
-			"chanfana",
-			"test/bench/chanfana/wrangler.toml",
-		),
+		config: await configOf(work, "chanfana", "test/bench/chanfana/wrangler.toml"),
 		port: 8852,
 		seed: "INSERT INTO tasks (id, name, slug, description, completed, due_date) VALUES (1, 'Bench', 'bench', 'A task', 0, '2026-12-24T09:00:00.000Z');",
 		read: { path: "/tasks/1" },

@@ -40,9 +40,7 @@ export default defineConfig(async () => ({
 			wrangler: { configPath: `${import.meta.dirname}/../../wrangler.toml` },
 			miniflare: {
 				bindings: {
-					TEST_MIGRATIONS: await readD1Migrations(
-						`${import.meta.dirname}/../../drizzle`,
-					),
+					TEST_MIGRATIONS: await readD1Migrations(`${import.meta.dirname}/../../drizzle`),
 					// Long enough for production, which the bench stands for.
 					API_TOKEN: "bench-token-0123456789abcdef0123456789",
 					CURSOR_SECRET: "bench-cursor-secret",
@@ -52,9 +50,7 @@ export default defineConfig(async () => ({
 				},
 				// Writes nudge a queue nothing consumes: the benchmark times the request, not the deliveries.
 				queueProducers: { WEBHOOK_QUEUE: { queueName: "bench-webhooks" } },
-				ratelimits: raisedLimiters(
-					`${import.meta.dirname}/../../wrangler.toml`,
-				),
+				ratelimits: raisedLimiters(`${import.meta.dirname}/../../wrangler.toml`),
 			},
 		}),
 	],
@@ -65,9 +61,7 @@ export default defineConfig(async () => ({
 		setupFiles: ["../setup/apply-migrations.ts"],
 		// Only the result line: both sides log every request.
 		onConsoleLog: (log: string) =>
-			log.startsWith("BENCH ") ||
-			log.startsWith("WEBHOOKS ") ||
-			log.startsWith("MCP "),
+			log.startsWith("BENCH ") || log.startsWith("WEBHOOKS ") || log.startsWith("MCP "),
 		testTimeout: 300_000,
 	},
 }));

@@ -34,9 +34,7 @@ const deliveriesPerSecond = async () => {
 			response.writeHead(204).end();
 		});
 	});
-	await new Promise((resolve) =>
-		receiver.listen(receiverPort, "127.0.0.1", resolve),
-	);
+	await new Promise((resolve) => receiver.listen(receiverPort, "127.0.0.1", resolve));
 	const server = await startWranglerDev({
 		port,
 		probe: "/health",

@@ -6,9 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { root, wrangler } from "../support/wrangler-dev.mjs";
 
-const { scripts } = JSON.parse(
-	await readFile(join(root, "package.json"), "utf8"),
-);
+const { scripts } = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
 
 describe("npm run deploy", () => {
 	it("applies the migrations to the remote database before it deploys the code", () => {
@@ -26,9 +24,7 @@ describe("npm run deploy", () => {
 		const bundle = await readFile(join(outdir, "index.js"), "utf8");
 		// Unminified, the bundle has tens of thousands of lines.
 		expect(bundle.split("\n").length).toBeLessThan(1000);
-		const { sources } = JSON.parse(
-			await readFile(join(outdir, "index.js.map"), "utf8"),
-		);
+		const { sources } = JSON.parse(await readFile(join(outdir, "index.js.map"), "utf8"));
 		expect(sources).toContainEqual(expect.stringMatching(/\/src\/app\.ts$/));
 	});
 });

@@ -4,16 +4,7 @@
 // says what changed, with no bindings table; a type error shows beside wrangler; `npm run db:reset` leaves it
 // serving the fresh database.
 import { spawn, spawnSync } from "node:child_process";
-import {
-	appendFile,
-	cp,
-	mkdir,
-	readdir,
-	readFile,
-	rm,
-	symlink,
-	writeFile,
-} from "node:fs/promises";
+import { appendFile, cp, mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -73,11 +64,10 @@ beforeAll(async () => {
 		await cp(join(root, path), join(copy, path), { recursive: true });
 	}
 	await symlink(join(root, "node_modules"), join(copy, "node_modules"));
-	dev = spawn(
-		"npm",
-		["run", "dev", "--", "--port", String(port), "--inspector-port", "8962"],
-		{ cwd: copy, detached: true },
-	);
+	dev = spawn("npm", ["run", "dev", "--", "--port", String(port), "--inspector-port", "8962"], {
+		cwd: copy,
+		detached: true,
+	});
 	dev.stdout.on("data", (chunk) => {
 		output += chunk;
 	});
@@ -104,13 +94,9 @@ describe("npm run dev", () => {
 			expect(response.status).toBe(503);
 			expect((await response.json()).message).toContain("`npm run db:setup`");
 		}
-		await printed(
-			/\[wrangler:info\] GET \/pets\/1 503[\s\S]*GET \/pets\/1 503/,
-		);
+		await printed(/\[wrangler:info\] GET \/pets\/1 503[\s\S]*GET \/pets\/1 503/);
 		expect(output.split("lacks the schema this code reads")).toHaveLength(2);
-		sql(
-			"ALTER TABLE webhooks ADD COLUMN retired_secrets text DEFAULT '[]' NOT NULL",
-		);
+		sql("ALTER TABLE webhooks ADD COLUMN retired_secrets text DEFAULT '[]' NOT NULL");
 		expect((await fetch(`${base()}/pets/1`)).status).toBe(200);
 	});
 
@@ -132,9 +118,7 @@ describe("npm run dev", () => {
 		expect(stack).toMatch(/\(file:\/\/\S*\/src\/\S+\.ts:\d+:\d+\)/);
 		// The bundle wrangler serves is not minified.
 		const tmp = join(copy, ".wrangler/tmp");
-		for (const dir of (await readdir(tmp)).filter((name) =>
-			name.startsWith("dev-"),
-		)) {
+		for (const dir of (await readdir(tmp)).filter((name) => name.startsWith("dev-"))) {
 			const bundle = await readFile(join(tmp, dir, "index.js"), "utf8");
 			expect(bundle.split("\n").length).toBeGreaterThan(10_000);
 		}
@@ -145,9 +129,7 @@ describe("npm run dev", () => {
 		await appendFile(entry, "// edited by dev-loop.e2e.mjs\n");
 		await printed(/Reloading local server: src\/index\.ts changed/);
 		await printed(/Reloading[^\n]*\n[\s\S]*Local server updated and ready/);
-		expect(output.split("has access to the following bindings")).toHaveLength(
-			2,
-		);
+		expect(output.split("has access to the following bindings")).toHaveLength(2);
 		expect(output).not.toContain("Connection status updated");
 	});
 

@@ -47,9 +47,7 @@ const writtenByBuild = async (wranglerConfig) => {
 
 describe("wrangler dev, while files are edited", () => {
 	it("watches no file that its build writes, so an edit rebuilds once", async () => {
-		expect(watchedDirs(config)).toContain(
-			resolve(root, "src/reference/assets"),
-		);
+		expect(watchedDirs(config)).toContain(resolve(root, "src/reference/assets"));
 		expect(await writtenByBuild(config)).toEqual([]);
 	});
 

@@ -8,10 +8,7 @@ import { createServer } from "node:http";
 import { delimiter, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createMCPClient } from "@ai-sdk/mcp";
-import {
-	Client,
-	StreamableHTTPClientTransport,
-} from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,9 +27,7 @@ const received = [];
 /** A client of the official SDK's v2 package, negotiating the revision as `mode` says. */
 const v2 = (mode) => async (headers) => {
 	const client = new Client(info, { versionNegotiation: { mode } });
-	await client.connect(
-		new StreamableHTTPClientTransport(url, { requestInit: { headers } }),
-	);
+	await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
 	return client;
 };
 
@@ -60,8 +55,7 @@ const clients = {
 	"the AI SDK's MCP client": {
 		speaks: "2026-07-28",
 		revision: (client) => client.initializeResult.protocolVersion,
-		connect: (headers) =>
-			createMCPClient({ transport: { type: "http", url: url.href, headers } }),
+		connect: (headers) => createMCPClient({ transport: { type: "http", url: url.href, headers } }),
 	},
 };
 
@@ -114,17 +108,12 @@ beforeAll(async () => {
 			response.writeHead(204).end();
 		});
 	});
-	await new Promise((resolve) =>
-		receiver.listen(receiverPort, "127.0.0.1", resolve),
-	);
+	await new Promise((resolve) => receiver.listen(receiverPort, "127.0.0.1", resolve));
 	server = await startWranglerDev({
 		port,
 		envFile: ".dev.vars.example",
 		// The local seed, as `npm run dev` applies it; its comments would read as wrangler's options.
-		seed: readFileSync(join(root, "src/db/seed.sql"), "utf8").replace(
-			/^--.*$/gm,
-			"",
-		),
+		seed: readFileSync(join(root, "src/db/seed.sql"), "utf8").replace(/^--.*$/gm, ""),
 	});
 });
 
@@ -137,9 +126,7 @@ describe.each(Object.entries(clients))("MCP with %s", (name, client) => {
 	it("lists one tool per operation of /doc, in the revision it prefers", async () => {
 		const connected = await client.connect({});
 		const { tools } = await connected.listTools();
-		expect(tools.map((tool) => tool.name).sort()).toEqual(
-			(await operationIds()).sort(),
-		);
+		expect(tools.map((tool) => tool.name).sort()).toEqual((await operationIds()).sort());
 		expect(client.revision(connected)).toBe(client.speaks);
 		await connected.close();
 	});
@@ -177,9 +164,7 @@ describe.each(Object.entries(clients))("MCP with %s", (name, client) => {
 			isError: true,
 			structuredContent: { code: "validation_error", status: 400 },
 		});
-		expect(JSON.parse(invalid.content[0].text)).toEqual(
-			invalid.structuredContent,
-		);
+		expect(JSON.parse(invalid.content[0].text)).toEqual(invalid.structuredContent);
 		await agent.close();
 		await anonymous.close();
 	});
@@ -187,9 +172,9 @@ describe.each(Object.entries(clients))("MCP with %s", (name, client) => {
 
 describe("MCP with the official SDK client", () => {
 	it("places an order through a tool: the stock changes, the event is recorded and a webhook receives it", async () => {
-		const client = await clients[
-			"the SDK's v2 client pinned to 2026-07-28"
-		].connect({ authorization });
+		const client = await clients["the SDK's v2 client pinned to 2026-07-28"].connect({
+			authorization,
+		});
 		const call = async (name, args) => {
 			const result = await client.callTool({ name, arguments: args });
 			expect(result.isError).toBeFalsy();

@@ -68,16 +68,11 @@ const call = (method, path, body, extra = {}) =>
 
 describe("when the database fails for a few seconds", () => {
 	it("answers every request with a success or a 503 with Retry-After, and loses or doubles no order", async () => {
-		const category = await (
-			await call("POST", "/categories", { name: "Outage" })
-		).json();
+		const category = await (await call("POST", "/categories", { name: "Outage" })).json();
 		const pet = await (
 			await call("POST", "/pets", { name: "Rex", categoryId: category.id })
 		).json();
-		expect(
-			(await call("PUT", `/store/inventory/${pet.id}`, { quantity: stock }))
-				.status,
-		).toBe(200);
+		expect((await call("PUT", `/store/inventory/${pet.id}`, { quantity: stock })).status).toBe(200);
 
 		const counts = { sent: 0, unavailable: 0, internal: 0, other: [] };
 		const count = (response) => {
@@ -148,9 +143,7 @@ describe("when the database fails for a few seconds", () => {
 				?.match(/<([^>]+)>;\s*rel="next"/)?.[1]
 				?.replace(dev.base, "");
 		}
-		const left = (
-			await (await call("GET", `/store/inventory/${pet.id}`)).json()
-		).quantity;
+		const left = (await (await call("GET", `/store/inventory/${pet.id}`)).json()).quantity;
 		const recoveredReads = logs
 			.join("")
 			.split("\n")

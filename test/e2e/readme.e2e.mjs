@@ -27,10 +27,7 @@ beforeAll(async () => {
 		port: 8963,
 		envFile: ".dev.vars.example",
 		// Without its comments, which wrangler would read as options.
-		seed: (await readFile(join(root, "src/db/seed.sql"), "utf8")).replace(
-			/^--.*$/gm,
-			"",
-		),
+		seed: (await readFile(join(root, "src/db/seed.sql"), "utf8")).replace(/^--.*$/gm, ""),
 	});
 });
 

@@ -56,9 +56,7 @@ beforeAll(async () => {
 	});
 	await page.addInitScript(() => {
 		document.addEventListener("securitypolicyviolation", (event) => {
-			console.error(
-				`CSP violation: ${event.violatedDirective} ${event.blockedURI}`,
-			);
+			console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
 		});
 	});
 });
@@ -93,9 +91,7 @@ describe("the reference page", () => {
 		]) {
 			const item = page.locator(`[data-sidebar-id$="/tag-group/${group}"]`);
 			await item.waitFor();
-			const children = await item
-				.locator(":scope > ul > li > div > a")
-				.allInnerTexts();
+			const children = await item.locator(":scope > ul > li > div > a").allInnerTexts();
 			expect(children.map((text) => text.trim())).toEqual(tags);
 		}
 	});
@@ -112,23 +108,15 @@ describe("the reference page", () => {
 	it("badges the beta and experimental operations", async () => {
 		const beta = await operation("tag/inventory/GET/store/inventory");
 		expect(await beta.locator(".badge").allInnerTexts()).toContain("Beta");
-		const experimental = await operation(
-			"tag/inventory/PUT/store/inventory/{petId}",
-		);
-		expect(await experimental.locator(".badge").allInnerTexts()).toContain(
-			"Experimental",
-		);
+		const experimental = await operation("tag/inventory/PUT/store/inventory/{petId}");
+		expect(await experimental.locator(".badge").allInnerTexts()).toContain("Experimental");
 	});
 
 	it("offers no try-it panel for listOrders, and one for placeOrder", async () => {
 		const listOrders = await operation("tag/orders/GET/store/orders");
-		expect(
-			await listOrders.locator(".show-api-client-button").isVisible(),
-		).toBe(false);
+		expect(await listOrders.locator(".show-api-client-button").isVisible()).toBe(false);
 		const placeOrder = await operation("tag/orders/POST/store/orders");
-		expect(
-			await placeOrder.locator(".show-api-client-button").isVisible(),
-		).toBe(true);
+		expect(await placeOrder.locator(".show-api-client-button").isVisible()).toBe(true);
 	});
 
 	it("sends a try-it request to the API itself and shows the answer", async () => {
@@ -151,9 +139,7 @@ describe("the reference page", () => {
 		await card.getByTestId("client-picker").click();
 		const picker = page.locator('[id^="headlessui-popover-panel"]');
 		await picker.getByText("hono/client", { exact: true }).click();
-		expect(await card.locator("code").textContent()).toContain(
-			"api.store.orders.$post(",
-		);
+		expect(await card.locator("code").textContent()).toContain("api.store.orders.$post(");
 		await screenshot("reference-code-samples");
 	});
 
@@ -161,12 +147,8 @@ describe("the reference page", () => {
 		const listPets = await operation("tag/animals/GET/pets");
 		const text = await listPets.textContent();
 		expect(text).toContain("For sale: orders can be placed while stock lasts.");
-		expect(text).toContain(
-			"Reserved while a sale completes: new orders are refused.",
-		);
-		const sidebar = page
-			.locator('[data-sidebar-id$="/tag-group/store"]')
-			.first();
+		expect(text).toContain("Reserved while a sale completes: new orders are refused.");
+		const sidebar = page.locator('[data-sidebar-id$="/tag-group/store"]').first();
 		expect(await sidebar.textContent()).toMatch(/Store orders[\s\S]*Stock/);
 	});
 

@@ -50,8 +50,7 @@ const receiver = async (port, { hang = false, delayMs = 0 } = {}) => {
 			}
 		});
 	});
-	const start = () =>
-		new Promise((resolve) => http.listen(port, "127.0.0.1", resolve));
+	const start = () => new Promise((resolve) => http.listen(port, "127.0.0.1", resolve));
 	await start();
 	return {
 		url: (path = "/hook") => `http://127.0.0.1:${port}${path}`,
@@ -79,9 +78,7 @@ const subscribe = async (url, events) => {
 /** Each delivery verified with the webhook's secret, as the event it carries. */
 const verified = (secret, deliveries) => {
 	const verifier = new Webhook(secret);
-	return deliveries.map(({ headers: sent, body }) =>
-		verifier.verify(body, sent),
-	);
+	return deliveries.map(({ headers: sent, body }) => verifier.verify(body, sent));
 };
 
 let written = 0;
@@ -146,15 +143,11 @@ describe("webhooks under wrangler dev", () => {
 			petId: pet.body.id,
 			quantity: 1,
 		});
-		expect(
-			(await call("DELETE", `/store/orders/${second.body.id}`)).status,
-		).toBe(204);
+		expect((await call("DELETE", `/store/orders/${second.body.id}`)).status).toBe(204);
 
 		await until(() => target.received.length >= 4, 10_000);
 		// Delivery order is not guaranteed: receivers order by event id.
-		const events = verified(webhook.secret, target.received).sort(
-			(a, b) => a.id - b.id,
-		);
+		const events = verified(webhook.secret, target.received).sort((a, b) => a.id - b.id);
 		expect(events.map((event) => [event.type, event.data.id])).toEqual([
 			["order.placed", first.body.id],
 			["order.completed", first.body.id],
@@ -167,9 +160,7 @@ describe("webhooks under wrangler dev", () => {
 			failures: 0,
 			disabled: false,
 		});
-		expect(target.received[0].headers["user-agent"]).toMatch(
-			/^Petstore-Webhooks\//,
-		);
+		expect(target.received[0].headers["user-agent"]).toMatch(/^Petstore-Webhooks\//);
 		await call("DELETE", `/webhooks/${webhook.id}`);
 		await target.stop();
 	});
@@ -215,24 +206,16 @@ describe("webhooks under wrangler dev", () => {
 		expect(new Set(events.map((event) => event.data.id))).toEqual(
 			new Set(writes.map((write) => write.id)),
 		);
-		expect(Math.max(...flaky.received.map(({ at }) => at)) - up).toBeLessThan(
-			60_000,
-		);
+		expect(Math.max(...flaky.received.map(({ at }) => at)) - up).toBeLessThan(60_000);
 		const state = await call("GET", `/webhooks/${webhook.id}`);
 		expect(state.body).toMatchObject({ disabled: false, lastStatus: 204 });
-		const attempts = await call(
-			"GET",
-			`/webhooks/${webhook.id}/deliveries?limit=100`,
-		);
+		const attempts = await call("GET", `/webhooks/${webhook.id}/deliveries?limit=100`);
 		expect(attempts.body.some(({ status }) => status === 0)).toBe(true);
 		await call("DELETE", `/webhooks/${webhook.id}`);
 		await flaky.stop();
 
 		// Meanwhile the endpoint that never answers had its attempts time out after 15 s, and was retried.
-		const timedOut = await call(
-			"GET",
-			`/webhooks/${stuck.id}/deliveries?limit=100`,
-		);
+		const timedOut = await call("GET", `/webhooks/${stuck.id}/deliveries?limit=100`);
 		expect(timedOut.body).toContainEqual(
 			expect.objectContaining({
 				status: 0,
@@ -247,9 +230,7 @@ describe("webhooks under wrangler dev", () => {
 		const target = await receiver(8836);
 		const webhooks = [];
 		for (let i = 0; i < 5; i++) {
-			webhooks.push(
-				await subscribe(target.url(`/hook/${i}`), ["category.created"]),
-			);
+			webhooks.push(await subscribe(target.url(`/hook/${i}`), ["category.created"]));
 		}
 		const writes = [];
 		let started = 0;
@@ -261,9 +242,7 @@ describe("webhooks under wrangler dev", () => {
 		const last = Math.max(...writes.map((write) => write.at));
 		await until(() => target.received.length >= 750, 30_000);
 		expect(target.received).toHaveLength(750);
-		expect(
-			Math.max(...target.received.map(({ at }) => at)) - last,
-		).toBeLessThan(6_000);
+		expect(Math.max(...target.received.map(({ at }) => at)) - last).toBeLessThan(6_000);
 		for (const [i, webhook] of webhooks.entries()) {
 			const events = verified(
 				webhook.secret,
@@ -285,9 +264,7 @@ describe("webhooks under wrangler dev", () => {
 		expect(slow.received).toHaveLength(21);
 		for (const { headers: sent, at } of slow.received) {
 			// Standard Webhooks verifiers refuse a timestamp 5 minutes off; each is within a second of arriving.
-			expect(
-				Math.abs(at / 1000 - Number(sent["webhook-timestamp"])),
-			).toBeLessThan(1.5);
+			expect(Math.abs(at / 1000 - Number(sent["webhook-timestamp"]))).toBeLessThan(1.5);
 		}
 		expect(verified(webhook.secret, slow.received)).toHaveLength(21);
 
@@ -319,9 +296,7 @@ describe("webhooks under wrangler dev", () => {
 		]);
 		await sleep(2_000);
 		expect(target.received).toEqual([]);
-		expect((await fetch(`${base}/__scheduled?cron=*+*+*+*+*`)).status).toBe(
-			200,
-		);
+		expect((await fetch(`${base}/__scheduled?cron=*+*+*+*+*`)).status).toBe(200);
 		await until(() => target.received.length > 0, 10_000);
 		const [event] = verified(webhook.secret, target.received);
 		expect(event.data).toEqual({ id: 999999, name: "Left behind" });

@@ -28,10 +28,7 @@ const servedDocument = async () => {
 	}
 };
 
-const file = join(
-	await mkdtemp(join(tmpdir(), "petstore-openapi-")),
-	"openapi.json",
-);
+const file = join(await mkdtemp(join(tmpdir(), "petstore-openapi-")), "openapi.json");
 await writeFile(file, await servedDocument());
 
 await SwaggerParser.validate(file);

@@ -35,9 +35,7 @@ export const testApp = ({
 	/** Sends a request as it is, to `origin` when `input` is a path. */
 	const request = async (input: string | Request, init?: RequestInit) =>
 		app.request(
-			typeof input === "string" && input.startsWith("/")
-				? `${origin}${input}`
-				: input,
+			typeof input === "string" && input.startsWith("/") ? `${origin}${input}` : input,
 			init,
 			{ ...env, ...bindings },
 			createExecutionContext(),
@@ -46,19 +44,11 @@ export const testApp = ({
 	const anonymous = async (path: string, init?: RequestInit) => {
 		const url = `${origin}${path}`;
 		const response = await request(url, init);
-		await expectDocumented(
-			await servedDocument(),
-			init?.method ?? "GET",
-			url,
-			response,
-		);
+		await expectDocumented(await servedDocument(), init?.method ?? "GET", url, response);
 		return response;
 	};
 	/** Sends a request as an authorised client. */
-	const api = (
-		path: string,
-		init: RequestInit & { headers?: Record<string, string> } = {},
-	) =>
+	const api = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
 		anonymous(path, {
 			...init,
 			headers: { authorization: `Bearer ${token}`, ...init.headers },
@@ -83,9 +73,7 @@ const app = testApp();
 let document: Promise<Document> | undefined;
 /** The document the app serves, fetched once per test file. */
 export const servedDocument = () => {
-	document ??= app
-		.request("/doc")
-		.then((response) => response.json<Document>());
+	document ??= app.request("/doc").then((response) => response.json<Document>());
 	return document;
 };
 
@@ -100,11 +88,7 @@ export type { Order } from "../../src/models/order";
 export type { Pet } from "../../src/models/pet";
 
 /** Asserts that the response is the uniform `Error` for `code`, and returns its body. */
-export const expectError = async (
-	response: Response,
-	status: number,
-	code: string,
-) => {
+export const expectError = async (response: Response, status: number, code: string) => {
 	expect(response.headers.get("content-type")).toMatch(/^application\/json/);
 	const body = await response.json<ErrorBody>();
 	expect({ httpStatus: response.status, ...body }).toMatchObject({
@@ -187,10 +171,7 @@ export const stockOf = async (petId: number) => {
 	return (await response.json<InventoryItem>()).quantity;
 };
 
-export const placeOrder = (
-	order: Record<string, unknown>,
-	idempotencyKey?: string,
-) =>
+export const placeOrder = (order: Record<string, unknown>, idempotencyKey?: string) =>
 	api("/store/orders", {
 		method: "POST",
 		headers: {

@@ -12,18 +12,14 @@ const text = (min: number, max: number) =>
 			(value) =>
 				value.length <= max &&
 				value.trim().length >= min &&
-				(value === "" ||
-					(printingCharacters(value) > 0 && !/[\u2028\u2029]/.test(value))),
+				(value === "" || (printingCharacters(value) > 0 && !/[\u2028\u2029]/.test(value))),
 		);
 
 /**
  * An arbitrary of the values a schema of the document accepts: the same zod schemas that validate requests
  * generate the document, so the fuzz suite follows the contract without a copy of it.
  */
-export const arbitraryOf = (
-	schema: JsonSchema,
-	components: Components,
-): fc.Arbitrary<unknown> => {
+export const arbitraryOf = (schema: JsonSchema, components: Components): fc.Arbitrary<unknown> => {
 	if (schema.$ref) {
 		const name = schema.$ref.replace("#/components/schemas/", "");
 		return arbitraryOf(components[name], components);
@@ -31,9 +27,7 @@ export const arbitraryOf = (
 	if (schema.allOf) {
 		// The document's allOf only adds annotations (a default) to a referenced schema.
 		const [base, ...annotations] = schema.allOf;
-		const resolved = base.$ref
-			? components[base.$ref.replace("#/components/schemas/", "")]
-			: base;
+		const resolved = base.$ref ? components[base.$ref.replace("#/components/schemas/", "")] : base;
 		return arbitraryOf(Object.assign({}, resolved, ...annotations), components);
 	}
 	if (schema.enum) return fc.constantFrom(...schema.enum);

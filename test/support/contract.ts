@@ -68,8 +68,7 @@ export type Document = {
 
 /** Inlines `#/components/schemas/…` references: the document's schemas are not recursive. */
 export const inlined = (schema: unknown, document: Document): unknown => {
-	if (Array.isArray(schema))
-		return schema.map((item) => inlined(item, document));
+	if (Array.isArray(schema)) return schema.map((item) => inlined(item, document));
 	if (schema === null || typeof schema !== "object") return schema;
 	// Examples are not validation keywords, and the validator would read their `id` fields as schema ids.
 	const {
@@ -86,10 +85,7 @@ export const inlined = (schema: unknown, document: Document): unknown => {
 	}
 	const { nullable, ...schemaObject } = rest as { nullable?: boolean };
 	const inlinedObject = Object.fromEntries(
-		Object.entries(schemaObject).map(([key, value]) => [
-			key,
-			inlined(value, document),
-		]),
+		Object.entries(schemaObject).map(([key, value]) => [key, inlined(value, document)]),
 	);
 	// OpenAPI 3.0's `nullable` is JSON Schema's `null` type.
 	return nullable && typeof inlinedObject.type === "string"
@@ -104,16 +100,9 @@ const templates = (document: Document) =>
 	}));
 
 /** Finds the operation a request is for, if the document has it. */
-export const operationFor = (
-	document: Document,
-	method: string,
-	pathname: string,
-) => {
-	const match = templates(document).find(({ pattern }) =>
-		pattern.test(pathname),
-	);
-	const operation =
-		match && document.paths[match.template][method.toLowerCase()];
+export const operationFor = (document: Document, method: string, pathname: string) => {
+	const match = templates(document).find(({ pattern }) => pattern.test(pathname));
+	const operation = match && document.paths[match.template][method.toLowerCase()];
 	return operation && { template: match.template, operation };
 };
 
@@ -135,17 +124,11 @@ export const expectDocumented = async (
 	const where = `${method} ${template} → ${response.status}`;
 	const documented = operation.responses[String(response.status)];
 	expect(documented, `${where} is not documented`).toBeDefined();
-	const schema = documented.content?.["application/json"].schema as
-		| Schema
-		| undefined;
+	const schema = documented.content?.["application/json"].schema as Schema | undefined;
 	if (schema) {
 		let validator = validators.get(schema);
 		if (!validator) {
-			validator = new Validator(
-				inlined(schema, document) as Schema,
-				"4",
-				false,
-			);
+			validator = new Validator(inlined(schema, document) as Schema, "4", false);
 			validators.set(schema, validator);
 		}
 		const body = await response.clone().json();

@@ -5,18 +5,13 @@
 const words = (line: string, variables: Record<string, string>) => {
 	const expand = (text: string) =>
 		text.replace(/\$(\w+)/g, (_, name: string) => variables[name] ?? "");
-	return [
-		...line
-			.replaceAll("\\\n", " ")
-			.matchAll(/'([^']*)'|"((?:\\.|[^"])*)"|(\S+)/g),
-	].map(([, single, double, bare]) => single ?? expand(double ?? bare));
+	return [...line.replaceAll("\\\n", " ").matchAll(/'([^']*)'|"((?:\\.|[^"])*)"|(\S+)/g)].map(
+		([, single, double, bare]) => single ?? expand(double ?? bare),
+	);
 };
 
 /** The request a curl command line sends, its shell variables taken from `variables`. */
-export const requestOf = (
-	command: string,
-	variables: Record<string, string> = {},
-) => {
+export const requestOf = (command: string, variables: Record<string, string> = {}) => {
 	const args = words(command, variables).slice(1);
 	const init: {
 		method: string;

@@ -29,11 +29,7 @@ export const watchedD1 = (db: D1Database) => {
 			get(target, key) {
 				if (key === "bind") {
 					return (...values: unknown[]) =>
-						wrap(
-							target.bind(...values),
-							{ sql: query.sql, params: values },
-							session,
-						);
+						wrap(target.bind(...values), { sql: query.sql, params: values }, session);
 				}
 				if (executions.has(key)) {
 					log.push({
@@ -77,10 +73,7 @@ export const watchedD1 = (db: D1Database) => {
 				}
 				if (key === "withSession") {
 					return (constraint = "first-unconstrained") =>
-						watching(
-							(target as D1Database).withSession(constraint),
-							constraint,
-						);
+						watching((target as D1Database).withSession(constraint), constraint);
 				}
 				const value = Reflect.get(target, key, target);
 				return typeof value === "function" ? value.bind(target) : value;

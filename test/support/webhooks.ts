@@ -42,8 +42,7 @@ export type Attempt = WebhookDelivery;
 
 let receiverCount = 0;
 /** A receiver URL no other webhook of the test file uses. */
-export const receiverUrl = () =>
-	`http://127.0.0.1:9999/hook/${++receiverCount}`;
+export const receiverUrl = () => `http://127.0.0.1:9999/hook/${++receiverCount}`;
 
 export const createWebhook = async (
 	events: string[],
@@ -60,8 +59,7 @@ export const webhookState = async (id: number) =>
 /** Deletes every webhook, and with it what its endpoint holds. */
 export const deleteWebhooks = async () => {
 	const { items } = await collectPages<{ id: number }>("/webhooks?limit=100");
-	for (const { id } of items)
-		await api(`/webhooks/${id}`, { method: "DELETE" });
+	for (const { id } of items) await api(`/webhooks/${id}`, { method: "DELETE" });
 };
 
 let messageId = 0;
@@ -92,8 +90,7 @@ export const cronAt = async (now: number) => {
 };
 
 /** Runs webhook `id`'s delivery work at `now`, as its alarm would. */
-export const deliverAt = (id: number, now: number) =>
-	endpointOf(env, id).deliverDue(now);
+export const deliverAt = (id: number, now: number) => endpointOf(env, id).deliverDue(now);
 
 /** The webhook's attempt log, newest first, through `listWebhookDeliveries`. */
 export const attemptsOf = async (id: number) => {
@@ -123,27 +120,23 @@ type Answer = (request: Received) => Response | Promise<Response>;
 export const mockReceivers = () => {
 	const answers = new Map<string, Answer>();
 	const received: Received[] = [];
-	const fetch = vi
-		.spyOn(globalThis, "fetch")
-		.mockImplementation(async (input, init) => {
-			const request = new Request(input, init);
-			const copy = {
-				url: request.url,
-				method: request.method,
-				redirect: request.redirect,
-				headers: Object.fromEntries(request.headers),
-				body: await request.text(),
-			};
-			received.push(copy);
-			const answer =
-				answers.get(copy.url) ?? (() => new Response(null, { status: 204 }));
-			return answer(copy);
-		});
+	const fetch = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+		const request = new Request(input, init);
+		const copy = {
+			url: request.url,
+			method: request.method,
+			redirect: request.redirect,
+			headers: Object.fromEntries(request.headers),
+			body: await request.text(),
+		};
+		received.push(copy);
+		const answer = answers.get(copy.url) ?? (() => new Response(null, { status: 204 }));
+		return answer(copy);
+	});
 	return {
 		fetch,
 		answer: (url: string, answer: Answer) => answers.set(url, answer),
-		received: (url: string) =>
-			received.filter((request) => request.url === url),
+		received: (url: string) => received.filter((request) => request.url === url),
 		/** The `webhook-id`s that reached `url`. */
 		ids: (url: string) =>
 			received
@@ -192,6 +185,4 @@ export const verify = (secret: string, request: Received, at: number) => {
 
 /** An attempt's time: the second a run started at `at`, an attempt taking its own time within it. */
 export const duringSecond = (at: number) =>
-	expect.stringMatching(
-		new RegExp(`^${new Date(at).toISOString().slice(0, 19)}`),
-	);
+	expect.stringMatching(new RegExp(`^${new Date(at).toISOString().slice(0, 19)}`));

@@ -7,9 +7,7 @@ import { byId } from "../../models/id";
 import * as queries from "./queries";
 import type * as routes from "./routes";
 
-export const listCategories: AppRouteHandler<
-	typeof routes.listCategories
-> = async (c) => {
+export const listCategories: AppRouteHandler<typeof routes.listCategories> = async (c) => {
 	const page = await listPage(
 		c,
 		c.req.valid("query"),
@@ -19,29 +17,20 @@ export const listCategories: AppRouteHandler<
 	return c.json(page, 200);
 };
 
-export const createCategory: AppRouteHandler<
-	typeof routes.createCategory
-> = async (c) => {
-	const created = await queries.createCategory(
-		writeContext(c),
-		c.req.valid("json"),
-	);
+export const createCategory: AppRouteHandler<typeof routes.createCategory> = async (c) => {
+	const created = await queries.createCategory(writeContext(c), c.req.valid("json"));
 	return c.json(withETag(c, created), 201, {
 		Location: category.pathOf(created.id),
 	});
 };
 
-export const getCategoryById: AppRouteHandler<
-	typeof routes.getCategoryById
-> = async (c) => {
+export const getCategoryById: AppRouteHandler<typeof routes.getCategoryById> = async (c) => {
 	const found = await category.find(c.var.db, c.req.valid("param").categoryId);
 	return c.json(withETag(c, found), 200);
 };
 
 const update =
-	(
-		route: "replaceCategory" | "updateCategory",
-	): AppRouteHandler<(typeof routes)[typeof route]> =>
+	(route: "replaceCategory" | "updateCategory"): AppRouteHandler<(typeof routes)[typeof route]> =>
 	async (c) => {
 		const updated = await queries.updateCategory(
 			writeContext(c),
@@ -54,12 +43,7 @@ const update =
 export const replaceCategory = update("replaceCategory");
 export const updateCategory = update("updateCategory");
 
-export const deleteCategory: AppRouteHandler<
-	typeof routes.deleteCategory
-> = async (c) => {
-	await queries.deleteCategory(
-		writeContext(c),
-		c.req.valid("param").categoryId,
-	);
+export const deleteCategory: AppRouteHandler<typeof routes.deleteCategory> = async (c) => {
+	await queries.deleteCategory(writeContext(c), c.req.valid("param").categoryId);
 	return c.body(null, 204);
 };

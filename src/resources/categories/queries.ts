@@ -22,11 +22,7 @@ export const createCategory = (ctx: WriteContext, fields: NewCategory) =>
 	});
 
 /** Applies the changes unless the category is missing, changed since `If-Match`, or the new name is taken. */
-export const updateCategory = (
-	ctx: WriteContext,
-	id: number,
-	changes: CategoryPatch,
-) =>
+export const updateCategory = (ctx: WriteContext, id: number, changes: CategoryPatch) =>
 	changeOne(ctx, category, id, {
 		set: withNameKey(changes),
 		refuse:
@@ -35,10 +31,7 @@ export const updateCategory = (
 				: {
 						when: exists(
 							categories,
-							and(
-								eq(categories.nameKey, nameKey(changes.name)),
-								ne(categories.id, id),
-							),
+							and(eq(categories.nameKey, nameKey(changes.name)), ne(categories.id, id)),
 						),
 						error: nameTaken(changes.name),
 					},

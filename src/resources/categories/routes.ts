@@ -3,12 +3,7 @@ import { category } from "../../db/resources";
 import { linkHeader, pageQuery } from "../../http/pagination";
 import { createdContent, jsonBody, jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
-import {
-	Categories,
-	Category,
-	CategoryPatch,
-	NewCategory,
-} from "../../models/category";
+import { Categories, Category, CategoryPatch, NewCategory } from "../../models/category";
 import { idParam } from "../../models/id";
 
 const tag = "Categories";
@@ -38,8 +33,7 @@ export const createCategory = apiRoute({
 	idempotent: true,
 	tag,
 	summary: "Add a category",
-	description:
-		"Names are unique once folded (compatibility forms and letter case).",
+	description: "Names are unique once folded (compatibility forms and letter case).",
 	request: { body: jsonBody(NewCategory, "The category to add.") },
 	errors: ["category_exists"],
 	responses: {

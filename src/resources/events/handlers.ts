@@ -4,9 +4,7 @@ import { byId } from "../../models/id";
 import * as queries from "./queries";
 import type * as routes from "./routes";
 
-export const listEvents: AppRouteHandler<typeof routes.listEvents> = async (
-	c,
-) => {
+export const listEvents: AppRouteHandler<typeof routes.listEvents> = async (c) => {
 	const { after: since = 0, ...query } = c.req.valid("query");
 	const page = await listPage(
 		c,

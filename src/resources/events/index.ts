@@ -2,7 +2,4 @@ import { createRouter } from "../../http/router";
 import * as handlers from "./handlers";
 import * as routes from "./routes";
 
-export const eventsRouter = createRouter().openapi(
-	routes.listEvents,
-	handlers.listEvents,
-);
+export const eventsRouter = createRouter().openapi(routes.listEvents, handlers.listEvents);

@@ -17,10 +17,7 @@ const event = {
 };
 
 /** The page of events after `filter.after`, oldest first, and the next one's first if there is one. */
-export const listEvents = async (
-	db: Db,
-	filter: EventFilter,
-): Promise<Event[]> => {
+export const listEvents = async (db: Db, filter: EventFilter): Promise<Event[]> => {
 	const { rows } = await walkEach(
 		db,
 		filter.type,
@@ -32,9 +29,7 @@ export const listEvents = async (
 					and(
 						gt(events.id, filter.after),
 						type && eq(events.type, type),
-						filter.subject === undefined
-							? undefined
-							: eq(events.subject, filter.subject),
+						filter.subject === undefined ? undefined : eq(events.subject, filter.subject),
 					),
 				)
 				.orderBy(events.id)

@@ -18,8 +18,7 @@ export const listEvents = apiRoute({
 			...pageQuery,
 			type: repeatable(EventType, "EventType", {
 				name: "type",
-				description:
-					"Keep events of any of these types; repeat the parameter for several.",
+				description: "Keep events of any of these types; repeat the parameter for several.",
 				example: "order.placed",
 			}),
 			after: z

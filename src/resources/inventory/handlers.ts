@@ -7,9 +7,7 @@ import { byPetId } from "../../models/inventory";
 import * as queries from "./queries";
 import type * as routes from "./routes";
 
-export const listInventory: AppRouteHandler<
-	typeof routes.listInventory
-> = async (c) => {
+export const listInventory: AppRouteHandler<typeof routes.listInventory> = async (c) => {
 	const page = await listPage(
 		c,
 		c.req.valid("query"),
@@ -19,16 +17,12 @@ export const listInventory: AppRouteHandler<
 	return c.json(page, 200);
 };
 
-export const getInventoryItem: AppRouteHandler<
-	typeof routes.getInventoryItem
-> = async (c) => {
+export const getInventoryItem: AppRouteHandler<typeof routes.getInventoryItem> = async (c) => {
 	const item = await inventoryItem.find(c.var.db, c.req.valid("param").petId);
 	return c.json(withETag(c, item), 200);
 };
 
-export const setInventory: AppRouteHandler<typeof routes.setInventory> = async (
-	c,
-) => {
+export const setInventory: AppRouteHandler<typeof routes.setInventory> = async (c) => {
 	const item = await queries.setInventory(
 		writeContext(c),
 		c.req.valid("param").petId,

@@ -14,19 +14,14 @@ type InventoryFilter = Page & { status?: PetStatus[] };
  * The page of items after `filter.after`, and the next one's first if there is one: a walk of pets per status
  * asked for (see {@link walkEach}), whose `(status, id)` index orders the page.
  */
-export const listInventory = async (
-	db: Db,
-	filter: InventoryFilter,
-): Promise<InventoryItem[]> => {
+export const listInventory = async (db: Db, filter: InventoryFilter): Promise<InventoryItem[]> => {
 	const { rows } = await walkEach(
 		db,
 		filter.status,
 		(status) =>
 			item
 				.select(db, item.projection)
-				.where(
-					and(gt(pets.id, filter.after), status && eq(pets.status, status)),
-				)
+				.where(and(gt(pets.id, filter.after), status && eq(pets.status, status)))
 				.orderBy(pets.id)
 				.limit(filter.limit + 1),
 		filter.limit + 1,
@@ -36,11 +31,7 @@ export const listInventory = async (
 };
 
 /** Sets the stock unless the item changed since `If-Match`, with its event. */
-export const setInventory = (
-	ctx: WriteContext,
-	petId: number,
-	quantity: number,
-) =>
+export const setInventory = (ctx: WriteContext, petId: number, quantity: number) =>
 	changeOne(ctx, item, petId, {
 		set: { quantity },
 		event: "inventory.updated",

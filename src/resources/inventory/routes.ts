@@ -4,11 +4,7 @@ import { linkHeader, pageQuery } from "../../http/pagination";
 import { jsonBody, jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
 import { idParam } from "../../models/id";
-import {
-	Inventory,
-	InventoryItem,
-	InventoryUpdate,
-} from "../../models/inventory";
+import { Inventory, InventoryItem, InventoryUpdate } from "../../models/inventory";
 import { statusQuery } from "../../models/pet-status";
 
 const tag = "Inventory";
@@ -20,8 +16,7 @@ export const listInventory = apiRoute({
 	operationId: "listInventory",
 	tag,
 	summary: "List stock",
-	description:
-		"Every pet's stock in pet id order, with the pet's current status.",
+	description: "Every pet's stock in pet id order, with the pet's current status.",
 	lifecycle: { stability: "beta" },
 	request: { query: z.object({ ...pageQuery, status: statusQuery }) },
 	responses: {

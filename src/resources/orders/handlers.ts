@@ -7,9 +7,7 @@ import { byId } from "../../models/id";
 import * as queries from "./queries";
 import type * as routes from "./routes";
 
-export const listOrders: AppRouteHandler<typeof routes.listOrders> = async (
-	c,
-) => {
+export const listOrders: AppRouteHandler<typeof routes.listOrders> = async (c) => {
 	const page = await listPage(
 		c,
 		c.req.valid("query"),
@@ -19,25 +17,19 @@ export const listOrders: AppRouteHandler<typeof routes.listOrders> = async (
 	return c.json(page, 200);
 };
 
-export const placeOrder: AppRouteHandler<typeof routes.placeOrder> = async (
-	c,
-) => {
+export const placeOrder: AppRouteHandler<typeof routes.placeOrder> = async (c) => {
 	const placed = await queries.placeOrder(writeContext(c), c.req.valid("json"));
 	return c.json(withETag(c, placed), 201, {
 		Location: order.pathOf(placed.id),
 	});
 };
 
-export const getOrderById: AppRouteHandler<typeof routes.getOrderById> = async (
-	c,
-) => {
+export const getOrderById: AppRouteHandler<typeof routes.getOrderById> = async (c) => {
 	const found = await order.find(c.var.db, c.req.valid("param").orderId);
 	return c.json(withETag(c, found), 200);
 };
 
-export const updateOrder: AppRouteHandler<typeof routes.updateOrder> = async (
-	c,
-) => {
+export const updateOrder: AppRouteHandler<typeof routes.updateOrder> = async (c) => {
 	const updated = await queries.updateOrder(
 		writeContext(c),
 		c.req.valid("param").orderId,
@@ -46,9 +38,7 @@ export const updateOrder: AppRouteHandler<typeof routes.updateOrder> = async (
 	return c.json(withETag(c, updated), 200);
 };
 
-export const cancelOrder: AppRouteHandler<typeof routes.cancelOrder> = async (
-	c,
-) => {
+export const cancelOrder: AppRouteHandler<typeof routes.cancelOrder> = async (c) => {
 	await queries.cancelOrder(writeContext(c), c.req.valid("param").orderId);
 	return c.body(null, 204);
 };

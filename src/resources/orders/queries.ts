@@ -24,9 +24,7 @@ export const listOrders = (db: Db, filter: OrderFilter): Promise<Order[]> =>
 			and(
 				gt(orders.id, filter.after),
 				filter.petId === undefined ? undefined : eq(orders.petId, filter.petId),
-				filter.complete === undefined
-					? undefined
-					: eq(orders.complete, filter.complete),
+				filter.complete === undefined ? undefined : eq(orders.complete, filter.complete),
 			),
 		)
 		.orderBy(orders.id)
@@ -39,10 +37,7 @@ export const listOrders = (db: Db, filter: OrderFilter): Promise<Order[]> =>
  */
 export const placeOrder = (ctx: WriteContext, placement: NewOrder) => {
 	const { petId, quantity } = placement;
-	const petAvailable = exists(
-		pets,
-		and(eq(pets.id, petId), eq(pets.status, "available")),
-	);
+	const petAvailable = exists(pets, and(eq(pets.id, petId), eq(pets.status, "available")));
 	return create(ctx, order, {
 		values: {
 			...placement,
@@ -63,20 +58,14 @@ export const placeOrder = (ctx: WriteContext, placement: NewOrder) => {
 						allowed,
 					),
 				),
-		events: [
-			"order.placed",
-			{ type: "inventory.updated", resource: inventoryItem, key: petId },
-		],
+		events: ["order.placed", { type: "inventory.updated", resource: inventoryItem, key: petId }],
 		refused: {
 			probe: { pet: exists(pets, eq(pets.id, petId)), petAvailable },
 			error: (why) =>
 				!why.pet
 					? new ApiError("unknown_pet", `Pet ${petId} does not exist.`)
 					: !why.petAvailable
-						? new ApiError(
-								"pet_not_available",
-								`Pet ${petId} is not available.`,
-							)
+						? new ApiError("pet_not_available", `Pet ${petId} is not available.`)
 						: new ApiError(
 								"insufficient_stock",
 								`Pet ${petId} has fewer than ${quantity} in stock.`,
@@ -107,8 +96,7 @@ export const cancelOrder = (ctx: WriteContext, id: number) =>
 		refuse: { when: eq(orders.complete, true), error: orderComplete(id) },
 		// The stock first, while the order still says how much comes back and to which pet.
 		first: (allowed) => {
-			const cancelled = (column: Column) =>
-				sql`(SELECT ${column} FROM ${orders} WHERE ${allowed})`;
+			const cancelled = (column: Column) => sql`(SELECT ${column} FROM ${orders} WHERE ${allowed})`;
 			const petId = cancelled(orders.petId);
 			return [
 				{

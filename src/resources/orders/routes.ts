@@ -4,12 +4,7 @@ import { linkHeader, pageQuery } from "../../http/pagination";
 import { createdContent, jsonBody, jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
 import { idParam } from "../../models/id";
-import {
-	NewOrder,
-	OrderPatch,
-	OrderResponse,
-	Orders,
-} from "../../models/order";
+import { NewOrder, OrderPatch, OrderResponse, Orders } from "../../models/order";
 
 const tag = "Orders";
 const params = z.object({ orderId: idParam("orderId") });
@@ -107,8 +102,7 @@ export const cancelOrder = apiRoute({
 	operationId: "cancelOrder",
 	tag,
 	summary: "Cancel an order",
-	description:
-		"Deletes an open order and returns its quantity to stock in one atomic batch.",
+	description: "Deletes an open order and returns its quantity to stock in one atomic batch.",
 	request: { params },
 	errors: ["not_found", "order_complete"],
 	responses: {

@@ -17,26 +17,20 @@ export const listPets: AppRouteHandler<typeof routes.listPets> = async (c) => {
 	return c.json(page, 200);
 };
 
-export const createPet: AppRouteHandler<typeof routes.createPet> = async (
-	c,
-) => {
+export const createPet: AppRouteHandler<typeof routes.createPet> = async (c) => {
 	const created = await queries.createPet(writeContext(c), c.req.valid("json"));
 	return c.json(withETag(c, created), 201, {
 		Location: pet.pathOf(created.id),
 	});
 };
 
-export const getPetById: AppRouteHandler<typeof routes.getPetById> = async (
-	c,
-) => {
+export const getPetById: AppRouteHandler<typeof routes.getPetById> = async (c) => {
 	const found = await pet.find(c.var.db, c.req.valid("param").petId);
 	return c.json(withETag(c, found), 200);
 };
 
 const update =
-	(
-		route: "replacePet" | "updatePet",
-	): AppRouteHandler<(typeof routes)[typeof route]> =>
+	(route: "replacePet" | "updatePet"): AppRouteHandler<(typeof routes)[typeof route]> =>
 	async (c) => {
 		const updated = await queries.updatePet(
 			writeContext(c),
@@ -49,9 +43,7 @@ const update =
 export const replacePet = update("replacePet");
 export const updatePet = update("updatePet");
 
-export const deletePet: AppRouteHandler<typeof routes.deletePet> = async (
-	c,
-) => {
+export const deletePet: AppRouteHandler<typeof routes.deletePet> = async (c) => {
 	await queries.deletePet(writeContext(c), c.req.valid("param").petId);
 	return c.body(null, 204);
 };

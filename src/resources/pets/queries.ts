@@ -24,15 +24,8 @@ type PetFilter = Page & {
  * The page of pets after `filter.after`, and the next one's first if there is one: a walk in id order per status;
  * a name filter looks only so far (see {@link petsNamed}), and says where the next page starts.
  */
-export const listPets = async (
-	db: Db,
-	filter: PetFilter,
-): Promise<Window<Pet>> => {
-	const { query, id, holds, windowEnd } = petsNamed(
-		db,
-		filter.name,
-		filter.after,
-	);
+export const listPets = async (db: Db, filter: PetFilter): Promise<Window<Pet>> => {
+	const { query, id, holds, windowEnd } = petsNamed(db, filter.name, filter.after);
 	const { rows, alongside } = await walkEach(
 		db,
 		filter.status,
@@ -43,9 +36,7 @@ export const listPets = async (
 						holds,
 						gt(id, filter.after),
 						status && eq(pets.status, status),
-						filter.categoryId === undefined
-							? undefined
-							: eq(pets.categoryId, filter.categoryId),
+						filter.categoryId === undefined ? undefined : eq(pets.categoryId, filter.categoryId),
 					),
 				)
 				.orderBy(id)
@@ -84,9 +75,7 @@ export const updatePet = (ctx: WriteContext, id: number, changes: PetPatch) =>
 			changes.categoryId === undefined
 				? undefined
 				: {
-						when: not(
-							exists(categories, eq(categories.id, changes.categoryId)),
-						),
+						when: not(exists(categories, eq(categories.id, changes.categoryId))),
 						error: unknownCategory(changes.categoryId),
 					},
 		// First, while the old status can still be compared: the item's event only when its status moves.
@@ -114,10 +103,7 @@ export const deletePet = (ctx: WriteContext, id: number) =>
 	changeOne(ctx, pet, id, {
 		delete: true,
 		refuse: {
-			when: exists(
-				orders,
-				and(eq(orders.petId, id), eq(orders.complete, false)),
-			),
+			when: exists(orders, and(eq(orders.petId, id), eq(orders.complete, false))),
 			error: new ApiError(
 				"pet_has_open_orders",
 				`Pet ${id} has open orders; complete or cancel them first.`,

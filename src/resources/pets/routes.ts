@@ -30,10 +30,7 @@ export const listPets = apiRoute({
 			name: text(limits.petName)
 				// Every list reads a bounded number of rows: the name index holds runs of three characters.
 				.min(3, nameTooShort)
-				.refine(
-					(value) => printingCharacters(nameKey(value)) >= 3,
-					nameTooShort,
-				)
+				.refine((value) => printingCharacters(nameKey(value)) >= 3, nameTooShort)
 				.optional()
 				.openapi({
 					description:
@@ -55,8 +52,7 @@ export const createPet = apiRoute({
 	idempotent: true,
 	tag,
 	summary: "Add a pet",
-	description:
-		"Creates the pet and its inventory item (quantity 0) atomically.",
+	description: "Creates the pet and its inventory item (quantity 0) atomically.",
 	request: { body: jsonBody(NewPet, "The pet to add.") },
 	errors: ["unknown_category"],
 	responses: {
@@ -120,8 +116,7 @@ export const deletePet = apiRoute({
 	operationId: "deletePet",
 	tag,
 	summary: "Delete a pet",
-	description:
-		"Deletes the pet and its inventory item; a pet with open orders cannot be deleted.",
+	description: "Deletes the pet and its inventory item; a pet with open orders cannot be deleted.",
 	request: { params },
 	errors: ["not_found", "pet_has_open_orders"],
 	responses: {

@@ -8,9 +8,7 @@ import * as webhooks from "../../webhooks/changes";
 import { endpointOf } from "../../webhooks/endpoints";
 import type * as routes from "./routes";
 
-export const listWebhooks: AppRouteHandler<typeof routes.listWebhooks> = async (
-	c,
-) => {
+export const listWebhooks: AppRouteHandler<typeof routes.listWebhooks> = async (c) => {
 	const page = await listPage(
 		c,
 		c.req.valid("query"),
@@ -18,39 +16,24 @@ export const listWebhooks: AppRouteHandler<typeof routes.listWebhooks> = async (
 		byId,
 	);
 	return c.json(
-		await Promise.all(
-			page.map((answered) => webhooks.withDeliveryState(c.env, answered)),
-		),
+		await Promise.all(page.map((answered) => webhooks.withDeliveryState(c.env, answered))),
 		200,
 	);
 };
 
-export const createWebhook: AppRouteHandler<
-	typeof routes.createWebhook
-> = async (c) => {
-	const created = await webhooks.createWebhook(
-		writeContext(c),
-		c.env,
-		c.req.valid("json"),
-	);
+export const createWebhook: AppRouteHandler<typeof routes.createWebhook> = async (c) => {
+	const created = await webhooks.createWebhook(writeContext(c), c.env, c.req.valid("json"));
 	return c.json(withETag(c, created), 201, {
 		Location: webhook.pathOf(created.id),
 	});
 };
 
-export const getWebhook: AppRouteHandler<typeof routes.getWebhook> = async (
-	c,
-) => {
+export const getWebhook: AppRouteHandler<typeof routes.getWebhook> = async (c) => {
 	const found = await webhook.find(c.var.db, c.req.valid("param").webhookId);
-	return c.json(
-		withETag(c, await webhooks.withDeliveryState(c.env, found)),
-		200,
-	);
+	return c.json(withETag(c, await webhooks.withDeliveryState(c.env, found)), 200);
 };
 
-export const updateWebhook: AppRouteHandler<
-	typeof routes.updateWebhook
-> = async (c) => {
+export const updateWebhook: AppRouteHandler<typeof routes.updateWebhook> = async (c) => {
 	const updated = await webhooks.updateWebhook(
 		writeContext(c),
 		c.env,
@@ -60,9 +43,9 @@ export const updateWebhook: AppRouteHandler<
 	return c.json(withETag(c, updated), 200);
 };
 
-export const rotateWebhookSecret: AppRouteHandler<
-	typeof routes.rotateWebhookSecret
-> = async (c) => {
+export const rotateWebhookSecret: AppRouteHandler<typeof routes.rotateWebhookSecret> = async (
+	c,
+) => {
 	const rotated = await webhooks.rotateWebhookSecret(
 		writeContext(c),
 		c.env,
@@ -71,9 +54,7 @@ export const rotateWebhookSecret: AppRouteHandler<
 	return c.json(withETag(c, rotated), 200);
 };
 
-export const replayWebhook: AppRouteHandler<
-	typeof routes.replayWebhook
-> = async (c) => {
+export const replayWebhook: AppRouteHandler<typeof routes.replayWebhook> = async (c) => {
 	await webhooks.replayWebhook(
 		c.var.db,
 		c.env,
@@ -84,9 +65,9 @@ export const replayWebhook: AppRouteHandler<
 	return c.body(null, 202);
 };
 
-export const listWebhookDeliveries: AppRouteHandler<
-	typeof routes.listWebhookDeliveries
-> = async (c) => {
+export const listWebhookDeliveries: AppRouteHandler<typeof routes.listWebhookDeliveries> = async (
+	c,
+) => {
 	const { webhookId } = c.req.valid("param");
 	// The webhook must exist: an endpoint that never received anything has an empty log too.
 	await webhook.find(c.var.db, webhookId);
@@ -100,13 +81,7 @@ export const listWebhookDeliveries: AppRouteHandler<
 	return c.json(page, 200);
 };
 
-export const deleteWebhook: AppRouteHandler<
-	typeof routes.deleteWebhook
-> = async (c) => {
-	await webhooks.deleteWebhook(
-		writeContext(c),
-		c.env,
-		c.req.valid("param").webhookId,
-	);
+export const deleteWebhook: AppRouteHandler<typeof routes.deleteWebhook> = async (c) => {
+	await webhooks.deleteWebhook(writeContext(c), c.env, c.req.valid("param").webhookId);
 	return c.body(null, 204);
 };

@@ -5,18 +5,8 @@ import { createdContent, jsonBody, jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
 import { idParam } from "../../models/id";
 import { durations, inWords, limits } from "../../models/limits";
-import {
-	CreatedWebhook,
-	NewWebhook,
-	Webhook,
-	WebhookPatch,
-	Webhooks,
-} from "../../models/webhook";
-import {
-	userAgent,
-	WebhookDeliveries,
-	WebhookReplay,
-} from "../../models/webhook-delivery";
+import { CreatedWebhook, NewWebhook, Webhook, WebhookPatch, Webhooks } from "../../models/webhook";
+import { userAgent, WebhookDeliveries, WebhookReplay } from "../../models/webhook-delivery";
 
 const tag = "Webhooks";
 const params = z.object({ webhookId: idParam("webhookId") });
@@ -28,11 +18,7 @@ const retrySchedule = durations.retryDelays
 	.replace(/, ([^,]+)$/, " and $1");
 
 /** A request header of a delivery, as the callback documents it. */
-const deliveryHeader = (
-	name: string,
-	description: string,
-	example: string,
-) => ({
+const deliveryHeader = (name: string, description: string, example: string) => ({
 	name,
 	in: "header" as const,
 	required: true,

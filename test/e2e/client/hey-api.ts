@@ -6,14 +6,11 @@ import { orderLine, placedLine } from "./reads";
 
 /** A placed order, as the generated client types it. */
 export const placedOrder = async () =>
-	(await placeOrder({ body: { petId: 1, quantity: 2 }, throwOnError: true }))
-		.data;
+	(await placeOrder({ body: { petId: 1, quantity: 2 }, throwOnError: true })).data;
 
 export const reads = async () => [
 	orderLine(await placedOrder()),
-	...(
-		await listEvents({ query: { type: ["order.placed"] }, throwOnError: true })
-	).data.flatMap((event) =>
-		event.type === "order.placed" ? [placedLine(event)] : [],
+	...(await listEvents({ query: { type: ["order.placed"] }, throwOnError: true })).data.flatMap(
+		(event) => (event.type === "order.placed" ? [placedLine(event)] : []),
 	),
 ];

@@ -16,8 +16,6 @@ export const reads = async () => {
 	if (answer.status !== 200) throw new Error(answer.data.message);
 	return [
 		orderLine(await placedOrder()),
-		...answer.data.flatMap((event) =>
-			event.type === "order.placed" ? [placedLine(event)] : [],
-		),
+		...answer.data.flatMap((event) => (event.type === "order.placed" ? [placedLine(event)] : [])),
 	];
 };

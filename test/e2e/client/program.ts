@@ -17,12 +17,8 @@ const ok = <T>(answer: { data?: T; error?: unknown }): T => {
 };
 
 type Status = "available" | "pending" | "sold";
-const pet = (p: {
-	id: number;
-	name: string;
-	categoryId: number;
-	status: Status;
-}) => `${p.id} ${p.name} ${p.categoryId} ${p.status}`;
+const pet = (p: { id: number; name: string; categoryId: number; status: Status }) =>
+	`${p.id} ${p.name} ${p.categoryId} ${p.status}`;
 const category = (c: { id: number; name: string; description?: string }) =>
 	`${c.id} ${c.name} ${c.description ?? ""}`;
 const item = (i: { petId: number; quantity: number; status: Status }) =>
@@ -89,11 +85,8 @@ export const everyOperation = async () => [
 			}),
 		),
 	),
-	(await client.DELETE("/pets/{petId}", { params: { path: id } })).response
-		.status,
-	...ok(
-		await client.GET("/categories", { params: { query: { limit: 10 } } }),
-	).map(category),
+	(await client.DELETE("/pets/{petId}", { params: { path: id } })).response.status,
+	...ok(await client.GET("/categories", { params: { query: { limit: 10 } } })).map(category),
 	category(ok(await client.POST("/categories", { body: { name: "Dog" } }))),
 	category(
 		ok(
@@ -154,9 +147,7 @@ export const everyOperation = async () => [
 			params: { query: { status: ["sold"] } },
 		}),
 	).map(item),
-	item(
-		ok(await client.GET("/store/inventory/{petId}", { params: { path: id } })),
-	),
+	item(ok(await client.GET("/store/inventory/{petId}", { params: { path: id } }))),
 	item(
 		ok(
 			await client.PUT("/store/inventory/{petId}", {
@@ -205,17 +196,14 @@ export const everyOperation = async () => [
 			}),
 		),
 	),
-	ok(await client.POST("/webhooks/{webhookId}/rotate-secret", oneWebhook))
-		.secret,
+	ok(await client.POST("/webhooks/{webhookId}/rotate-secret", oneWebhook)).secret,
 	(
 		await client.POST("/webhooks/{webhookId}/replay", {
 			...oneWebhook,
 			body: { after: 41 },
 		})
 	).response.status,
-	...ok(await client.GET("/webhooks/{webhookId}/deliveries", oneWebhook)).map(
-		attempt,
-	),
+	...ok(await client.GET("/webhooks/{webhookId}/deliveries", oneWebhook)).map(attempt),
 	(
 		await client.DELETE("/webhooks/{webhookId}", {
 			params: { path: { webhookId: 1 } },

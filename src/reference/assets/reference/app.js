@@ -77,22 +77,13 @@ const mount = (doc) => {
 		agent: { disabled: true },
 		mcp: { disabled: true },
 		documentDownloadType: "none",
-		customCss:
-			hidden.length > 0
-				? `${hidden.join(",\n")} { display: none !important; }`
-				: "",
+		customCss: hidden.length > 0 ? `${hidden.join(",\n")} { display: none !important; }` : "",
 		// The try-it dialog lists every operation in its sidebar: refuse to send the hidden ones from there too.
 		onBeforeRequest: ({ request }) => {
 			const { pathname } = new URL(request.url, location.href);
 			const method = request.method.toLowerCase();
-			if (
-				withoutTryIt.some(
-					(hidden) => hidden.method === method && hidden.path === pathname,
-				)
-			) {
-				throw new Error(
-					`Try it is not offered for ${request.method} ${pathname}.`,
-				);
+			if (withoutTryIt.some((hidden) => hidden.method === method && hidden.path === pathname)) {
+				throw new Error(`Try it is not offered for ${request.method} ${pathname}.`);
 			}
 		},
 	});
