@@ -17,12 +17,7 @@ const below = (name, from, to) => ({
 
 module.exports = {
 	forbidden: [
-		{
-			name: "no-circular",
-			severity: "error",
-			from: {},
-			to: { circular: true },
-		},
+		{ name: "no-circular", severity: "error", from: {}, to: { circular: true } },
 		below("models-are-the-ground", "^src/models/", [
 			"^src/(db|http|webhooks|resources)/",
 			"^src/env[.]ts$",

@@ -32,10 +32,7 @@ const withoutDependencySourceMaps: Plugin = {
 	async load(id) {
 		if (!/\/node_modules\/[^?]+\.[cm]?js$/.test(id)) return null;
 		const code = await readFile(id, "utf8");
-		return {
-			code: code.replace(/\/\/# sourceMappingURL=\S+\s*$/, ""),
-			map: null,
-		};
+		return { code: code.replace(/\/\/# sourceMappingURL=\S+\s*$/, ""), map: null };
 	},
 };
 
@@ -69,10 +66,7 @@ export default defineConfig(async () => ({
 				ratelimits: {
 					// The suite writes far more than a client may in production; test/security covers the limits.
 					...raisedLimiters("./wrangler.toml"),
-					TINY_LIMITER: {
-						namespace_id: "1002",
-						simple: { limit: 2, period: 60 },
-					},
+					TINY_LIMITER: { namespace_id: "1002", simple: { limit: 2, period: 60 } },
 				},
 			},
 		}),

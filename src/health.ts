@@ -81,11 +81,7 @@ export const localSchemaCheck = (): MiddlewareHandler<AppEnv> => {
 			if (isD1Unavailable(error)) throw error;
 			if (!logged) {
 				logged = true;
-				log("error", {
-					part: "d1",
-					requestId: c.var.requestId,
-					error: behindTheCode,
-				});
+				log("error", { part: "d1", requestId: c.var.requestId, error: behindTheCode });
 			}
 			throw unavailable(behindTheCode);
 		}

@@ -33,12 +33,7 @@ const tags: Tag[] = [
 		icon: "tags",
 		parent: "Pets",
 	},
-	{
-		name: "Store",
-		title: "Store",
-		description: "Selling pets: orders and stock.",
-		icon: "store",
-	},
+	{ name: "Store", title: "Store", description: "Selling pets: orders and stock.", icon: "store" },
 	{
 		name: "Orders",
 		title: "Store orders",
@@ -73,12 +68,7 @@ const tags: Tag[] = [
 		icon: "bell",
 		parent: "Integrations",
 	},
-	{
-		name: "Service",
-		title: "Service",
-		description: "The service itself.",
-		icon: "server",
-	},
+	{ name: "Service", title: "Service", description: "The service itself.", icon: "server" },
 	{
 		name: "Health",
 		title: "Service health",

@@ -148,10 +148,7 @@ describe("POST /categories", () => {
 			description: "d".repeat(500),
 		});
 		expect(long.status).toBe(201);
-		const empty = await send("POST", "/categories", {
-			name: uniqueName("Empty"),
-			description: "",
-		});
+		const empty = await send("POST", "/categories", { name: uniqueName("Empty"), description: "" });
 		expect(await empty.json()).toMatchObject({ description: "" });
 	});
 });
@@ -179,9 +176,7 @@ describe("PUT /categories/{categoryId}", () => {
 		});
 		const category = await created.json<Category>();
 		const name = uniqueName("Fishes");
-		const response = await send("PUT", `/categories/${category.id}`, {
-			name,
-		});
+		const response = await send("PUT", `/categories/${category.id}`, { name });
 		expect(response.status).toBe(200);
 		expect(await response.json()).toEqual({ id: category.id, name });
 		expect(await (await api(`/categories/${category.id}`)).json()).toEqual({
@@ -222,10 +217,7 @@ describe("PATCH /categories/{categoryId}", () => {
 			description: "Now described.",
 		});
 		expect(response.status).toBe(200);
-		expect(await response.json()).toEqual({
-			...category,
-			description: "Now described.",
-		});
+		expect(await response.json()).toEqual({ ...category, description: "Now described." });
 	});
 
 	it("rejects an empty patch, a taken name and a missing category", async () => {
@@ -237,9 +229,7 @@ describe("PATCH /categories/{categoryId}", () => {
 			"validation_error",
 		);
 		await expectError(
-			await send("PATCH", `/categories/${category.id}`, {
-				name: taken.name.toUpperCase(),
-			}),
+			await send("PATCH", `/categories/${category.id}`, { name: taken.name.toUpperCase() }),
 			409,
 			"category_exists",
 		);
@@ -254,9 +244,7 @@ describe("PATCH /categories/{categoryId}", () => {
 describe("DELETE /categories/{categoryId}", () => {
 	it("deletes a category without pets", async () => {
 		const category = await createCategory();
-		const response = await api(`/categories/${category.id}`, {
-			method: "DELETE",
-		});
+		const response = await api(`/categories/${category.id}`, { method: "DELETE" });
 		expect(response.status).toBe(204);
 		await expectError(await api(`/categories/${category.id}`), 404, "not_found");
 	});

@@ -20,10 +20,7 @@ describe("the typed client", () => {
 		if (category.status !== 201) return;
 		const { id: categoryId } = await category.json();
 
-		const pet = await client.pets.$post({
-			header: {},
-			json: { name: "Typed Rex", categoryId },
-		});
+		const pet = await client.pets.$post({ header: {}, json: { name: "Typed Rex", categoryId } });
 		if (pet.status !== 201) throw new Error(`createPet: ${pet.status}`);
 		const { id: petId, status } = await pet.json();
 		expect(status).toBe("available");
@@ -34,20 +31,11 @@ describe("the typed client", () => {
 		});
 		expect(stock.status).toBe(200);
 
-		const order = await client.store.orders.$post({
-			header: {},
-			json: { petId, quantity: 2 },
-		});
+		const order = await client.store.orders.$post({ header: {}, json: { petId, quantity: 2 } });
 		if (order.status !== 201) throw new Error(`placeOrder: ${order.status}`);
-		expect(await order.json()).toMatchObject({
-			petId,
-			quantity: 2,
-			complete: false,
-		});
+		expect(await order.json()).toMatchObject({ petId, quantity: 2, complete: false });
 
-		const item = await client.store.inventory[":petId"].$get({
-			param: { petId: String(petId) },
-		});
+		const item = await client.store.inventory[":petId"].$get({ param: { petId: String(petId) } });
 		if (item.status !== 200) throw new Error(`getInventoryItem: ${item.status}`);
 		expect((await item.json()).quantity).toBe(1);
 	});

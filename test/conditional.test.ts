@@ -23,18 +23,14 @@ describe("ETag and If-None-Match", () => {
 	it("gives single resources a strong ETag and answers a matching If-None-Match with 304", async () => {
 		const pet = await createPet((await createCategory()).id);
 		const etag = await etagOf(`/pets/${pet.id}`);
-		const cached = await api(`/pets/${pet.id}`, {
-			headers: { "if-none-match": etag },
-		});
+		const cached = await api(`/pets/${pet.id}`, { headers: { "if-none-match": etag } });
 		expect(cached.status).toBe(304);
 		expect(await cached.text()).toBe("");
 		expect(cached.headers.get("etag")).toBe(etag);
 		expect(cached.headers.get("x-request-id")).toBeTruthy();
 		expect(cached.headers.get("deprecation")).toBe("@1795132800");
 
-		const stale = await api(`/pets/${pet.id}`, {
-			headers: { "if-none-match": '"stale"' },
-		});
+		const stale = await api(`/pets/${pet.id}`, { headers: { "if-none-match": '"stale"' } });
 		expect(stale.status).toBe(200);
 	});
 
@@ -100,26 +96,12 @@ describe("If-Match on writes", () => {
 		const path = `/categories/${category.id}`;
 		const others = Array.from({ length: 300 }, (_, i) => `"${i + 1000}"`);
 		await expectError(
-			await send(
-				"PATCH",
-				path,
-				{ description: "x" },
-				{
-					"if-match": others.join(", "),
-				},
-			),
+			await send("PATCH", path, { description: "x" }, { "if-match": others.join(", ") }),
 			412,
 			"precondition_failed",
 		);
 		const listed = [...others, await etagOf(path)].join(", ");
-		const response = await send(
-			"PATCH",
-			path,
-			{ description: "y" },
-			{
-				"if-match": listed,
-			},
-		);
+		const response = await send("PATCH", path, { description: "y" }, { "if-match": listed });
 		expect(response.status).toBe(200);
 	});
 
@@ -137,10 +119,7 @@ describe("If-Match on writes", () => {
 				{ "if-match": stale },
 			),
 			await send("PATCH", `/pets/${pet.id}`, { name: "Y" }, { "if-match": stale }),
-			await api(`/pets/${pet.id}`, {
-				method: "DELETE",
-				headers: { "if-match": stale },
-			}),
+			await api(`/pets/${pet.id}`, { method: "DELETE", headers: { "if-match": stale } }),
 		]) {
 			await expectError(response, 412, "precondition_failed");
 		}
@@ -149,10 +128,7 @@ describe("If-Match on writes", () => {
 
 	it("answers 404 rather than 412 for a resource that does not exist", async () => {
 		await expectError(
-			await api("/categories/987654321", {
-				method: "DELETE",
-				headers: { "if-match": '"1"' },
-			}),
+			await api("/categories/987654321", { method: "DELETE", headers: { "if-match": '"1"' } }),
 			404,
 			"not_found",
 		);

@@ -14,11 +14,7 @@ const document = async () => {
 
 const operations = (doc: Document) =>
 	Object.entries(doc.paths).flatMap(([path, methods]) =>
-		Object.entries(methods).map(([method, operation]) => ({
-			path,
-			method,
-			...operation,
-		})),
+		Object.entries(methods).map(([method, operation]) => ({ path, method, ...operation })),
 	);
 
 const maxId = 2 ** 53 - 1;
@@ -63,20 +59,14 @@ describe("GET /doc", () => {
 				description: { type: "string", maxLength: 500 },
 			},
 		});
-		expect(schemas.Category).toMatchObject({
-			required: ["id", "name"],
-			properties: { id: int64 },
-		});
+		expect(schemas.Category).toMatchObject({ required: ["id", "name"], properties: { id: int64 } });
 		expect(schemas.Error).toMatchObject({
 			required: ["code", "message", "status"],
 			properties: {
 				code: { type: "string" },
 				message: { type: "string" },
 				status: { type: "integer" },
-				details: {
-					type: "array",
-					items: { $ref: "#/components/schemas/ErrorDetail" },
-				},
+				details: { type: "array", items: { $ref: "#/components/schemas/ErrorDetail" } },
 			},
 		});
 	});
@@ -104,9 +94,7 @@ describe("GET /doc", () => {
 		});
 		expect(schemas.InventoryUpdate).toMatchObject({
 			required: ["quantity"],
-			properties: {
-				quantity: { type: "integer", minimum: 0, maximum: 1_000_000 },
-			},
+			properties: { quantity: { type: "integer", minimum: 0, maximum: 1_000_000 } },
 		});
 		expect(schemas.NewOrder).toMatchObject({
 			required: ["petId", "quantity"],
@@ -129,9 +117,7 @@ describe("GET /doc", () => {
 			listPets: undefined,
 			placeOrder: undefined,
 		});
-		expect(doc.paths["/store/orders"].get).toMatchObject({
-			"x-hideTryItPanel": true,
-		});
+		expect(doc.paths["/store/orders"].get).toMatchObject({ "x-hideTryItPanel": true });
 	});
 
 	it("gives every operation an operationId, a tag and documented errors", async () => {
@@ -185,9 +171,7 @@ describe("GET /doc", () => {
 				).toMatchObject({ required: true });
 			}
 			if (operation.method === "get") continue;
-			expect(responses[401].headers?.["WWW-Authenticate"]).toMatchObject({
-				required: true,
-			});
+			expect(responses[401].headers?.["WWW-Authenticate"]).toMatchObject({ required: true });
 			expect(responses[429].headers?.["Retry-After"]).toMatchObject({
 				required: true,
 				schema: { type: "integer" },
@@ -202,9 +186,7 @@ describe("GET /doc", () => {
 		for (const operation of operations(doc) as (ReturnType<typeof operations>[number] & {
 			summary?: string;
 			description?: string;
-			requestBody?: {
-				content: { "application/json": { schema: { $ref: string } } };
-			};
+			requestBody?: { content: { "application/json": { schema: { $ref: string } } } };
 		})[]) {
 			const where = `${operation.method} ${operation.path}`;
 			expect(operation.summary, where).toBeTruthy();
@@ -248,10 +230,7 @@ describe("GET /doc", () => {
 	it("documents path ids as int64 within the range a client can hold", async () => {
 		const doc = await document();
 		expect(doc.paths["/pets/{petId}"].get.parameters).toContainEqual(
-			expect.objectContaining({
-				name: "petId",
-				schema: expect.objectContaining(int64),
-			}),
+			expect.objectContaining({ name: "petId", schema: expect.objectContaining(int64) }),
 		);
 	});
 });

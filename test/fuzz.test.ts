@@ -47,11 +47,7 @@ const targets: Record<string, Target> = {
 		template: "/pets",
 		path: () => "/pets",
 		readBack: (response) => response.headers.get("location") ?? "",
-		expected: (sent) => ({
-			status: "available",
-			...sent,
-			...trimmedName(sent),
-		}),
+		expected: (sent) => ({ status: "available", ...sent, ...trimmedName(sent) }),
 		fix: (body) => ({ ...body, categoryId: pet.categoryId }),
 	},
 	replacePet: {
@@ -59,12 +55,7 @@ const targets: Record<string, Target> = {
 		template: "/pets/{petId}",
 		path: () => `/pets/${pet.id}`,
 		readBack: () => `/pets/${pet.id}`,
-		expected: (sent) => ({
-			id: pet.id,
-			status: "available",
-			...sent,
-			...trimmedName(sent),
-		}),
+		expected: (sent) => ({ id: pet.id, status: "available", ...sent, ...trimmedName(sent) }),
 		fix: (body) => ({ ...body, categoryId: pet.categoryId }),
 	},
 	updatePet: {
@@ -82,10 +73,7 @@ const targets: Record<string, Target> = {
 		readBack: (response) => response.headers.get("location") ?? "",
 		expected: (sent) => ({ ...sent, ...trimmedName(sent) }),
 		// Names are unique: keep generated ones apart.
-		fix: (body) => ({
-			...body,
-			name: `${String(body.name).trim().slice(0, 40)} ${++unique}`,
-		}),
+		fix: (body) => ({ ...body, name: `${String(body.name).trim().slice(0, 40)} ${++unique}` }),
 	},
 	placeOrder: {
 		method: "post",
@@ -153,13 +141,7 @@ const rowCounts = () =>
 beforeAll(async () => {
 	doc = await servedDocument();
 	pet = await stockedPet(1_000_000);
-	orderId = (
-		await (
-			await placeOrder({ petId: pet.id, quantity: 1 })
-		).json<{
-			id: number;
-		}>()
-	).id;
+	orderId = (await (await placeOrder({ petId: pet.id, quantity: 1 })).json<{ id: number }>()).id;
 	await createCategory();
 });
 

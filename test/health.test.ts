@@ -15,13 +15,8 @@ describe("GET /health", () => {
 			throw new Error("D1 is unreachable");
 		};
 		const session = { prepare: fail, batch: fail, getBookmark: () => null };
-		const unreachable = {
-			...session,
-			withSession: () => session,
-		} as unknown as D1Database;
-		const response = await testApp({
-			bindings: { DB: unreachable },
-		}).anonymous("/health");
+		const unreachable = { ...session, withSession: () => session } as unknown as D1Database;
+		const response = await testApp({ bindings: { DB: unreachable } }).anonymous("/health");
 		await expectError(response, 503, "unavailable");
 	});
 

@@ -142,10 +142,7 @@ describe("the every-minute Cron Trigger", () => {
 		(await env.DB.prepare("SELECT key FROM idempotency_keys WHERE key = ?").bind(key).first()) !==
 		null;
 	const runCron = async (scheduledTime: number) => {
-		const controller = createScheduledController({
-			scheduledTime,
-			cron: "0 * * * *",
-		});
+		const controller = createScheduledController({ scheduledTime, cron: "0 * * * *" });
 		const ctx = createExecutionContext();
 		await worker.scheduled(controller, env, ctx);
 		await waitOnExecutionContext(ctx);
@@ -187,14 +184,7 @@ describe("Idempotency-Key on the other creates", () => {
 			).items;
 			expect(events).toHaveLength(1);
 			await expectError(
-				await send(
-					"POST",
-					path,
-					{ ...body, name: "Other" },
-					{
-						"idempotency-key": key,
-					},
-				),
+				await send("POST", path, { ...body, name: "Other" }, { "idempotency-key": key }),
 				422,
 				"idempotency_key_reused",
 			);

@@ -15,11 +15,7 @@ describe("GET /store/inventory/{petId}", () => {
 		const pet = await createPet((await createCategory()).id);
 		const response = await api(`/store/inventory/${pet.id}`);
 		expect(response.status).toBe(200);
-		expect(await response.json()).toEqual({
-			petId: pet.id,
-			quantity: 0,
-			status: "available",
-		});
+		expect(await response.json()).toEqual({ petId: pet.id, quantity: 0, status: "available" });
 	});
 
 	it("follows the pet's status, which has one source of truth", async () => {
@@ -42,15 +38,9 @@ describe("PUT /store/inventory/{petId}", () => {
 	it("sets the stock at both bounds", async () => {
 		const pet = await createPet((await createCategory()).id);
 		for (const quantity of [1_000_000, 0]) {
-			const response = await send("PUT", `/store/inventory/${pet.id}`, {
-				quantity,
-			});
+			const response = await send("PUT", `/store/inventory/${pet.id}`, { quantity });
 			expect(response.status).toBe(200);
-			expect(await response.json()).toEqual({
-				petId: pet.id,
-				quantity,
-				status: "available",
-			});
+			expect(await response.json()).toEqual({ petId: pet.id, quantity, status: "available" });
 		}
 	});
 

@@ -94,9 +94,7 @@ describe("every list request examines a bounded number of rows", () => {
 		let pages = 0;
 		while (path) {
 			const d1 = watchedD1(env.DB);
-			const response = await testApp({
-				bindings: { DB: d1.binding },
-			}).anonymous(path);
+			const response = await testApp({ bindings: { DB: d1.binding } }).anonymous(path);
 			expect(response.status).toBe(200);
 			expect(await response.json()).toEqual([]);
 			const next = /<([^>]+)>; rel="next"/.exec(response.headers.get("link") ?? "")?.[1];

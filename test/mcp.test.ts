@@ -56,10 +56,7 @@ const message = (method: string, params: Record<string, unknown> = {}) => ({
 
 /** POSTs `body` to /mcp with the headers of the current revision that mirror it, and `headers`. */
 const post = (body: unknown, headers: Record<string, string> = {}, app = testApp()) => {
-	const { method, params } = (body ?? {}) as {
-		method?: string;
-		params?: { name?: string };
-	};
+	const { method, params } = (body ?? {}) as { method?: string; params?: { name?: string } };
 	return app.request("/mcp", {
 		method: "POST",
 		headers: {
@@ -170,9 +167,7 @@ describe("the tools are the operations of /doc", () => {
 				responses: {
 					200: {
 						description: "Pong.",
-						content: {
-							"application/json": { schema: z.object({ pong: z.boolean() }) },
-						},
+						content: { "application/json": { schema: z.object({ pong: z.boolean() }) } },
 					},
 				},
 			}),
@@ -217,21 +212,10 @@ describe("the tools are the operations of /doc", () => {
 			maximum: Number.MAX_SAFE_INTEGER,
 		});
 		expect(tools.listPets.inputSchema.properties).toMatchObject({
-			limit: {
-				type: "integer",
-				minimum: 1,
-				maximum: 100,
-				default: 20,
-				description: "Page size.",
-			},
-			status: {
-				type: "array",
-				items: { type: "string", enum: ["available", "pending", "sold"] },
-			},
+			limit: { type: "integer", minimum: 1, maximum: 100, default: 20, description: "Page size." },
+			status: { type: "array", items: { type: "string", enum: ["available", "pending", "sold"] } },
 		});
-		expect(tools.listOrders.inputSchema.properties?.complete).toMatchObject({
-			type: "boolean",
-		});
+		expect(tools.listOrders.inputSchema.properties?.complete).toMatchObject({ type: "boolean" });
 		for (const operation of await operations()) {
 			for (const { name, description } of operation.parameters ?? []) {
 				if (description && name !== "If-None-Match") {
@@ -321,11 +305,7 @@ describe("both revisions on one endpoint, stateless", () => {
 				name: "getInventoryItem",
 				arguments: { petId: pet.id },
 			});
-			expect(read.structuredContent).toEqual({
-				petId: pet.id,
-				quantity: 3,
-				status: "available",
-			});
+			expect(read.structuredContent).toEqual({ petId: pet.id, quantity: 3, status: "available" });
 		}
 	});
 
@@ -337,9 +317,7 @@ describe("both revisions on one endpoint, stateless", () => {
 			capabilities: { tools: {} },
 			ttlMs: 3_600_000,
 			cacheScope: "public",
-			_meta: {
-				"io.modelcontextprotocol/serverInfo": { name: "petstore-api" },
-			},
+			_meta: { "io.modelcontextprotocol/serverInfo": { name: "petstore-api" } },
 		});
 	});
 
@@ -398,10 +376,7 @@ describe("both revisions on one endpoint, stateless", () => {
 		expect(answer.status).toBe(200);
 		expect(answer.headers.get("mcp-session-id")).toBeNull();
 		expect(await rpc(answer)).toMatchObject({
-			result: {
-				protocolVersion: "2025-11-25",
-				serverInfo: { name: "petstore-api" },
-			},
+			result: { protocolVersion: "2025-11-25", serverInfo: { name: "petstore-api" } },
 		});
 		expect((await request("/mcp")).status).toBe(405);
 	});
@@ -413,17 +388,10 @@ describe("a tool call is the API call", () => {
 		const client = await connect();
 		const placed = await client.callTool({
 			name: "placeOrder",
-			arguments: {
-				body: { petId: pet.id, quantity: 2 },
-				"Idempotency-Key": `mcp-${pet.id}`,
-			},
+			arguments: { body: { petId: pet.id, quantity: 2 }, "Idempotency-Key": `mcp-${pet.id}` },
 		});
 		expect(placed.isError).toBeFalsy();
-		expect(placed.structuredContent).toMatchObject({
-			petId: pet.id,
-			quantity: 2,
-			complete: false,
-		});
+		expect(placed.structuredContent).toMatchObject({ petId: pet.id, quantity: 2, complete: false });
 		expect(placed._meta).toMatchObject({ status: 201 });
 		expect(await stockOf(pet.id)).toBe(3);
 		const events = await (await anonymous(`/events?type=order.placed&limit=100`)).json<
@@ -433,14 +401,9 @@ describe("a tool call is the API call", () => {
 
 		const replayed = await client.callTool({
 			name: "placeOrder",
-			arguments: {
-				body: { petId: pet.id, quantity: 2 },
-				"Idempotency-Key": `mcp-${pet.id}`,
-			},
+			arguments: { body: { petId: pet.id, quantity: 2 }, "Idempotency-Key": `mcp-${pet.id}` },
 		});
-		expect(replayed._meta).toMatchObject({
-			headers: { "Idempotency-Replayed": "true" },
-		});
+		expect(replayed._meta).toMatchObject({ headers: { "Idempotency-Replayed": "true" } });
 		expect(await stockOf(pet.id)).toBe(3);
 	});
 
@@ -461,19 +424,14 @@ describe("a tool call is the API call", () => {
 		const pet = await stockedPet(4);
 		const client = await connect({});
 		for (const petId of [pet.id, String(pet.id)]) {
-			const read = await client.callTool({
-				name: "getInventoryItem",
-				arguments: { petId },
-			});
+			const read = await client.callTool({ name: "getInventoryItem", arguments: { petId } });
 			expect(read.structuredContent).toMatchObject({ quantity: 4 });
 		}
 		const page = await client.callTool({
 			name: "listInventory",
 			arguments: { limit: 1, status: ["available"] },
 		});
-		expect(page.structuredContent).toMatchObject({
-			items: [expect.anything()],
-		});
+		expect(page.structuredContent).toMatchObject({ items: [expect.anything()] });
 	});
 
 	it("answers a validation error as a tool error carrying the API's Error", async () => {
@@ -483,10 +441,7 @@ describe("a tool call is the API call", () => {
 			arguments: { body: { petId: pet.id, quantity: 0 } },
 		});
 		expect(result.isError).toBe(true);
-		expect(result.structuredContent).toMatchObject({
-			code: "validation_error",
-			status: 400,
-		});
+		expect(result.structuredContent).toMatchObject({ code: "validation_error", status: 400 });
 		expect(result._meta).toMatchObject({ status: 400 });
 		expect(await stockOf(pet.id)).toBe(5);
 	});
@@ -495,15 +450,9 @@ describe("a tool call is the API call", () => {
 		const pet = await stockedPet(5);
 		const result = await (await connect()).callTool({
 			name: "setInventory",
-			arguments: {
-				petId: String(pet.id),
-				"If-Match": '"stale"',
-				body: { quantity: 1 },
-			},
+			arguments: { petId: String(pet.id), "If-Match": '"stale"', body: { quantity: 1 } },
 		});
-		expect(result.structuredContent).toMatchObject({
-			code: "precondition_failed",
-		});
+		expect(result.structuredContent).toMatchObject({ code: "precondition_failed" });
 		expect(await stockOf(pet.id)).toBe(5);
 	});
 
@@ -515,19 +464,12 @@ describe("a tool call is the API call", () => {
 			arguments: { body: { petId: pet.id, quantity: 1 } },
 		});
 		expect(refused.isError).toBe(true);
-		expect(refused.structuredContent).toMatchObject({
-			code: "unauthorized",
-			status: 401,
-		});
+		expect(refused.structuredContent).toMatchObject({ code: "unauthorized", status: 401 });
 		const read = await client.callTool({
 			name: "getInventoryItem",
 			arguments: { petId: String(pet.id) },
 		});
-		expect(read.structuredContent).toEqual({
-			petId: pet.id,
-			quantity: 5,
-			status: "available",
-		});
+		expect(read.structuredContent).toEqual({ petId: pet.id, quantity: 5, status: "available" });
 		expect(await stockOf(pet.id)).toBe(5);
 	});
 
@@ -546,10 +488,7 @@ describe("a tool call is the API call", () => {
 	it("sends the API call under the /mcp request's id", async () => {
 		const pet = await stockedPet(1);
 		const answer = await post(
-			message("tools/call", {
-				name: "getInventoryItem",
-				arguments: { petId: pet.id },
-			}),
+			message("tools/call", { name: "getInventoryItem", arguments: { petId: pet.id } }),
 		);
 		const id = answer.headers.get("x-request-id");
 		expect(id).toBeTruthy();
@@ -623,14 +562,9 @@ describe("the /mcp door holds the API's rules", () => {
 	it("refuses a page of another origin with 403, and serves the API's own, a configured one and none", async () => {
 		const refused = await post(message("tools/list"), pageOf("https://evil.example"));
 		expect(refused.status).toBe(403);
-		expect(await refused.json()).toMatchObject({
-			id: null,
-			error: { code: -32000 },
-		});
+		expect(await refused.json()).toMatchObject({ id: null, error: { code: -32000 } });
 		const configured = testApp({
-			bindings: {
-				MCP_ALLOWED_ORIGINS: "https://agent.example, https://x.example",
-			},
+			bindings: { MCP_ALLOWED_ORIGINS: "https://agent.example, https://x.example" },
 		});
 		for (const [headers, app] of [
 			[pageOf(origin), testApp()],
@@ -646,12 +580,7 @@ describe("the /mcp door holds the API's rules", () => {
 		const created = await post(
 			message("tools/call", {
 				name: "createWebhook",
-				arguments: {
-					body: {
-						url: "https://hooks.example.com/mcp",
-						events: ["pet.created"],
-					},
-				},
+				arguments: { body: { url: "https://hooks.example.com/mcp", events: ["pet.created"] } },
 			}),
 			{ authorization: `Bearer ${token}` },
 		);
@@ -668,11 +597,7 @@ describe("the /mcp door holds the API's rules", () => {
 					"content-type": "application/json",
 					accept: "application/json, text/event-stream",
 				},
-				body: JSON.stringify({
-					jsonrpc: "2.0",
-					id: 1,
-					method: "tools/list",
-				}),
+				body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
 			}),
 		];
 		for (const answer of answers) {
@@ -685,13 +610,8 @@ describe("the /mcp door holds the API's rules", () => {
 
 	it("refuses a batch with the spec's error, executing nothing in it", async () => {
 		const name = `Batch ${crypto.randomUUID()}`;
-		const create = message("tools/call", {
-			name: "createCategory",
-			arguments: { body: { name } },
-		});
-		const answer = await post([create, { ...create, id: 2 }], {
-			authorization: `Bearer ${token}`,
-		});
+		const create = message("tools/call", { name: "createCategory", arguments: { body: { name } } });
+		const answer = await post([create, { ...create, id: 2 }], { authorization: `Bearer ${token}` });
 		expect(answer.status).toBe(400);
 		expect(await answer.json()).toMatchObject({
 			id: null,
@@ -717,10 +637,7 @@ describe("the /mcp door holds the API's rules", () => {
 		});
 
 		const pet = await stockedPet(1);
-		const read = message("tools/call", {
-			name: "getInventoryItem",
-			arguments: { petId: pet.id },
-		});
+		const read = message("tools/call", { name: "getInventoryItem", arguments: { petId: pet.id } });
 		const reader = "198.51.100.34";
 		for (let request = 0; request < 2; request++) {
 			expect((await rpc(await send(read, reader))).result).toMatchObject({
@@ -732,10 +649,7 @@ describe("the /mcp door holds the API's rules", () => {
 			structuredContent: { code: "rate_limited" },
 		});
 
-		const invalid = message("tools/call", {
-			name: "getInventoryItem",
-			arguments: { petId: "." },
-		});
+		const invalid = message("tools/call", { name: "getInventoryItem", arguments: { petId: "." } });
 		const prober = "198.51.100.35";
 		for (let request = 0; request < 2; request++) {
 			expect((await rpc(await send(invalid, prober))).result).toMatchObject({
@@ -747,14 +661,8 @@ describe("the /mcp door holds the API's rules", () => {
 		// A call of a write spends the read budget too, before it is sent, beside the write budget of its token.
 		const write = (name: string) =>
 			post(
-				message("tools/call", {
-					name: "createCategory",
-					arguments: { body: { name } },
-				}),
-				{
-					"cf-connecting-ip": "198.51.100.36",
-					authorization: `Bearer ${token}`,
-				},
+				message("tools/call", { name: "createCategory", arguments: { body: { name } } }),
+				{ "cf-connecting-ip": "198.51.100.36", authorization: `Bearer ${token}` },
 				limited,
 			);
 		for (let request = 0; request < 2; request++) {

@@ -53,11 +53,7 @@ describe("POST /store/orders", () => {
 		["a leap day", "2028-02-29T09:00:00Z", "2028-02-29T09:00:00.000Z"],
 	])("accepts an RFC 3339 date-time with %s, answered in UTC", async (_, given, answered) => {
 		const pet = await stockedPet(1);
-		const response = await placeOrder({
-			petId: pet.id,
-			quantity: 1,
-			shipDate: given,
-		});
+		const response = await placeOrder({ petId: pet.id, quantity: 1, shipDate: given });
 		expect(response.status).toBe(201);
 		expect((await response.json<Order>()).shipDate).toBe(answered);
 	});
@@ -130,11 +126,7 @@ describe("POST /store/orders", () => {
 	it("accepts the first and last instants of four-digit years", async () => {
 		const pet = await stockedPet(2);
 		for (const shipDate of ["0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z"]) {
-			const response = await placeOrder({
-				petId: pet.id,
-				quantity: 1,
-				shipDate,
-			});
+			const response = await placeOrder({ petId: pet.id, quantity: 1, shipDate });
 			expect((await response.json<Order>()).shipDate).toBe(shipDate);
 		}
 	});
@@ -158,17 +150,12 @@ describe("PATCH /store/orders/{orderId}", () => {
 			shipDate: "2027-01-02T03:04:05Z",
 		});
 		expect(response.status).toBe(200);
-		expect(await response.json()).toEqual({
-			...order,
-			shipDate: "2027-01-02T03:04:05.000Z",
-		});
+		expect(await response.json()).toEqual({ ...order, shipDate: "2027-01-02T03:04:05.000Z" });
 	});
 
 	it("completes an order without touching the stock", async () => {
 		const order = await openOrder();
-		const response = await send("PATCH", `/store/orders/${order.id}`, {
-			complete: true,
-		});
+		const response = await send("PATCH", `/store/orders/${order.id}`, { complete: true });
 		expect(await response.json()).toEqual({ ...order, complete: true });
 		expect(await stockOf(order.petId)).toBe(3);
 	});
@@ -182,9 +169,7 @@ describe("PATCH /store/orders/{orderId}", () => {
 			"order_complete",
 		);
 		await expectError(
-			await send("PATCH", `/store/orders/${order.id}`, {
-				shipDate: "2027-01-01T00:00:00Z",
-			}),
+			await send("PATCH", `/store/orders/${order.id}`, { shipDate: "2027-01-01T00:00:00Z" }),
 			409,
 			"order_complete",
 		);
@@ -197,9 +182,7 @@ describe("PATCH /store/orders/{orderId}", () => {
 	it("accepts completing a complete order again", async () => {
 		const order = await openOrder();
 		await send("PATCH", `/store/orders/${order.id}`, { complete: true });
-		const again = await send("PATCH", `/store/orders/${order.id}`, {
-			complete: true,
-		});
+		const again = await send("PATCH", `/store/orders/${order.id}`, { complete: true });
 		expect(again.status).toBe(200);
 	});
 
@@ -225,9 +208,7 @@ describe("DELETE /store/orders/{orderId}", () => {
 		const pet = await stockedPet(5);
 		const order = await (await placeOrder({ petId: pet.id, quantity: 4 })).json<Order>();
 		expect(await stockOf(pet.id)).toBe(1);
-		const response = await api(`/store/orders/${order.id}`, {
-			method: "DELETE",
-		});
+		const response = await api(`/store/orders/${order.id}`, { method: "DELETE" });
 		expect(response.status).toBe(204);
 		expect(await stockOf(pet.id)).toBe(5);
 		await expectError(await api(`/store/orders/${order.id}`), 404, "not_found");

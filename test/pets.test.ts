@@ -21,10 +21,7 @@ beforeAll(async () => {
 
 describe("POST /pets", () => {
 	it("creates the pet with status available, a Location and an empty inventory item", async () => {
-		const response = await send("POST", "/pets", {
-			name: "  Rex  ",
-			categoryId: category.id,
-		});
+		const response = await send("POST", "/pets", { name: "  Rex  ", categoryId: category.id });
 		expect(response.status).toBe(201);
 		const pet = await response.json<Pet>();
 		expect(pet).toEqual({
@@ -44,10 +41,7 @@ describe("POST /pets", () => {
 
 	it("answers 422 unknown_category for a category that does not exist, and stores nothing", async () => {
 		const before = await env.DB.prepare("SELECT count(*) AS n FROM pets").first("n");
-		const response = await send("POST", "/pets", {
-			name: "Ghost",
-			categoryId: 999_999,
-		});
+		const response = await send("POST", "/pets", { name: "Ghost", categoryId: 999_999 });
 		await expectError(response, 422, "unknown_category");
 		const after = await env.DB.prepare("SELECT count(*) AS n FROM pets").first("n");
 		expect(after).toBe(before);
@@ -147,31 +141,20 @@ describe("PUT /pets/{petId}", () => {
 			categoryId: other.id,
 		});
 		expect(response.status).toBe(200);
-		const expected = {
-			id: pet.id,
-			name: "Renamed",
-			categoryId: other.id,
-			status: "available",
-		};
+		const expected = { id: pet.id, name: "Renamed", categoryId: other.id, status: "available" };
 		expect(await response.json()).toEqual(expected);
 		expect(await (await api(`/pets/${pet.id}`)).json()).toEqual(expected);
 	});
 
 	it("answers 422 unknown_category and leaves the pet unchanged", async () => {
 		const pet = await createPet(category.id);
-		const response = await send("PUT", `/pets/${pet.id}`, {
-			name: "Renamed",
-			categoryId: 999_999,
-		});
+		const response = await send("PUT", `/pets/${pet.id}`, { name: "Renamed", categoryId: 999_999 });
 		await expectError(response, 422, "unknown_category");
 		expect(await (await api(`/pets/${pet.id}`)).json()).toEqual(pet);
 	});
 
 	it("answers 404 for a pet that does not exist, even with an unknown category", async () => {
-		const response = await send("PUT", "/pets/987654321", {
-			name: "Nobody",
-			categoryId: 999_999,
-		});
+		const response = await send("PUT", "/pets/987654321", { name: "Nobody", categoryId: 999_999 });
 		await expectError(response, 404, "not_found");
 	});
 
@@ -185,9 +168,7 @@ describe("PUT /pets/{petId}", () => {
 describe("PATCH /pets/{petId}", () => {
 	it("changes only the given fields", async () => {
 		const pet = await createPet(category.id);
-		const response = await send("PATCH", `/pets/${pet.id}`, {
-			status: "sold",
-		});
+		const response = await send("PATCH", `/pets/${pet.id}`, { status: "sold" });
 		expect(response.status).toBe(200);
 		expect(await response.json()).toEqual({ ...pet, status: "sold" });
 	});
@@ -195,9 +176,7 @@ describe("PATCH /pets/{petId}", () => {
 	it("moves the pet to another existing category", async () => {
 		const pet = await createPet(category.id);
 		const other = await createCategory();
-		const response = await send("PATCH", `/pets/${pet.id}`, {
-			categoryId: other.id,
-		});
+		const response = await send("PATCH", `/pets/${pet.id}`, { categoryId: other.id });
 		expect(await response.json()).toEqual({ ...pet, categoryId: other.id });
 	});
 

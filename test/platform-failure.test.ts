@@ -115,12 +115,7 @@ describe("reads when D1 fails", () => {
 		expect(d1.executions()).toBe(3);
 		const logged = warnings.mock.calls.map(([line]) => JSON.parse(String(line)));
 		expect(logged).toEqual([
-			{
-				level: "warn",
-				part: "d1",
-				requestId: response.headers.get("x-request-id"),
-				recovered: 2,
-			},
+			{ level: "warn", part: "d1", requestId: response.headers.get("x-request-id"), recovered: 2 },
 		]);
 	});
 
@@ -128,9 +123,7 @@ describe("reads when D1 fails", () => {
 		const pet = await createPet((await createCategory()).id);
 		vi.spyOn(console, "warn").mockImplementation(() => {});
 		const d1 = faultyD1({ fails: (n) => n < 2 });
-		const { api: faulty } = testApp({
-			bindings: { DB: d1.DB, LOCAL_DEVELOPMENT: "true" },
-		});
+		const { api: faulty } = testApp({ bindings: { DB: d1.DB, LOCAL_DEVELOPMENT: "true" } });
 		expect((await faulty(`/store/inventory/${pet.id}`)).status).toBe(200);
 	});
 
@@ -138,9 +131,7 @@ describe("reads when D1 fails", () => {
 		"a lasting failure of GET %s is a 503 with Retry-After, logged once with the part",
 		async (path) => {
 			const logged = errorLog();
-			const { api: faulty } = testApp({
-				bindings: { DB: faultyD1({ fails: always }).DB },
-			});
+			const { api: faulty } = testApp({ bindings: { DB: faultyD1({ fails: always }).DB } });
 			const started = Date.now();
 			const response = await faulty(path);
 			await expectUnavailable(response);
@@ -163,9 +154,7 @@ describe("reads when D1 fails", () => {
 	});
 
 	it("/health answers 503 with Retry-After and names the part that is down", async () => {
-		const { anonymous: faulty } = testApp({
-			bindings: { DB: faultyD1({ fails: always }).DB },
-		});
+		const { anonymous: faulty } = testApp({ bindings: { DB: faultyD1({ fails: always }).DB } });
 		expect(await expectUnavailable(await faulty("/health"))).toMatch(/Part down: d1\./);
 	});
 
@@ -216,13 +205,9 @@ describe("writes when D1 fails", () => {
 		expect(await stockOf(pet.id)).toBe(10);
 		expect(await newestEventId()).toBe(before);
 		const { send } = testApp();
-		const placed = await send("POST", "/store/orders", order, {
-			"idempotency-key": key,
-		});
+		const placed = await send("POST", "/store/orders", order, { "idempotency-key": key });
 		expect(placed.status).toBe(201);
-		const again = await send("POST", "/store/orders", order, {
-			"idempotency-key": key,
-		});
+		const again = await send("POST", "/store/orders", order, { "idempotency-key": key });
 		expect(again.headers.get("idempotency-replayed")).toBe("true");
 		expect((await again.json<Order>()).id).toBe((await placed.json<Order>()).id);
 		expect(await stockOf(pet.id)).toBe(7);
@@ -251,10 +236,7 @@ describe("writes when D1 fails", () => {
 	it("every kind of write is a 503 that changes nothing, and is never run twice", async () => {
 		errorLog();
 		const pet = await stockedPet(10);
-		const placed = await testApp().send("POST", "/store/orders", {
-			petId: pet.id,
-			quantity: 1,
-		});
+		const placed = await testApp().send("POST", "/store/orders", { petId: pet.id, quantity: 1 });
 		const order = await placed.json<Order>();
 		const writes: [string, string, unknown?][] = [
 			["POST", "/categories", { name: `Failing ${crypto.randomUUID()}` }],
@@ -301,11 +283,8 @@ describe("a webhook's Durable Object that fails", () => {
 		const webhook = await created.json<{ id: number }>();
 		// The endpoint now holds the webhook's config.
 		expect(
-			(
-				await send("PATCH", `/webhooks/${webhook.id}`, {
-					events: ["pet.created", "pet.updated"],
-				})
-			).status,
+			(await send("PATCH", `/webhooks/${webhook.id}`, { events: ["pet.created", "pet.updated"] }))
+				.status,
 		).toBe(200);
 		const reset = Object.assign(new Error("Durable Object reset because its code was updated."), {
 			retryable: true,
@@ -315,10 +294,7 @@ describe("a webhook's Durable Object that fails", () => {
 		} as unknown as Env["WEBHOOK_ENDPOINT"];
 		const faulty = testApp({ bindings: { WEBHOOK_ENDPOINT: failing } });
 		const url = "http://127.0.0.1:9999/moved";
-		const patched = await faulty.send("PATCH", `/webhooks/${webhook.id}`, {
-			url,
-			disabled: true,
-		});
+		const patched = await faulty.send("PATCH", `/webhooks/${webhook.id}`, { url, disabled: true });
 		expect(await expectUnavailable(patched)).toMatch(/Idempotency-Key/);
 		expect(logged).toHaveBeenCalledTimes(1);
 		expect(JSON.parse(String(logged.mock.calls[0][0]))).toMatchObject({
@@ -334,10 +310,7 @@ describe("a webhook's Durable Object that fails", () => {
 		});
 		const endpoint = endpointOf(env, webhook.id);
 		const held = () => runInDurableObject(endpoint, (instance) => instance["store"].endpoint());
-		expect(await held()).toMatchObject({
-			url: "http://127.0.0.1:9999/hook",
-			disabled: false,
-		});
+		expect(await held()).toMatchObject({ url: "http://127.0.0.1:9999/hook", disabled: false });
 		await cronAt(testNow);
 		expect(await held()).toMatchObject({ url, disabled: true });
 	});
@@ -349,11 +322,11 @@ describe("a queue send that fails", () => {
 		const unreachable = {
 			send: () => Promise.reject(new Error("Queue send failed: internal error")),
 		} as unknown as Queue;
-		const created = await testApp({
-			bindings: { WEBHOOK_QUEUE: unreachable },
-		}).send("POST", "/categories", {
-			name: `Queued ${crypto.randomUUID()}`,
-		});
+		const created = await testApp({ bindings: { WEBHOOK_QUEUE: unreachable } }).send(
+			"POST",
+			"/categories",
+			{ name: `Queued ${crypto.randomUUID()}` },
+		);
 		expect(created.status).toBe(201);
 		const { id } = await created.json<{ id: number }>();
 		const event = await newestEvent(`/categories/${id}`);
@@ -372,12 +345,7 @@ describe("a queue batch whose sweep fails", () => {
 	it("is logged once, structured, with the part that failed, and retried", async () => {
 		const logged = errorLog();
 		const batch = createMessageBatch<WebhookMessage>("petstore-webhooks", [
-			{
-				id: "failing-sweep",
-				timestamp: new Date(testNow),
-				attempts: 1,
-				body: { kind: "sweep" },
-			},
+			{ id: "failing-sweep", timestamp: new Date(testNow), attempts: 1, body: { kind: "sweep" } },
 		]);
 		const { DB } = faultyD1({
 			fails: always,

@@ -107,12 +107,10 @@ describe("one D1 round trip per request", () => {
 	});
 
 	it("makes one for a write that fails its precondition, and none for the document", async () => {
-		expect(
-			await roundTrips("POST", "/store/orders", {
-				petId: pet.id,
-				quantity: 1000,
-			}),
-		).toEqual({ status: 409, calls: 1 });
+		expect(await roundTrips("POST", "/store/orders", { petId: pet.id, quantity: 1000 })).toEqual({
+			status: 409,
+			calls: 1,
+		});
 		expect(await roundTrips("GET", "/doc")).toEqual({ status: 200, calls: 0 });
 	});
 
@@ -137,23 +135,14 @@ describe("one D1 round trip per request", () => {
 		});
 		const ifMatch = { "if-match": etag ?? "" };
 		const patch = { description: "conditional" };
-		expect(await roundTrips("PATCH", path, patch, ifMatch)).toEqual({
-			status: 200,
-			calls: 1,
-		});
-		expect(await roundTrips("PATCH", path, patch, ifMatch)).toEqual({
-			status: 412,
-			calls: 1,
-		});
+		expect(await roundTrips("PATCH", path, patch, ifMatch)).toEqual({ status: 200, calls: 1 });
+		expect(await roundTrips("PATCH", path, patch, ifMatch)).toEqual({ status: 412, calls: 1 });
 	});
 
 	it("makes one for a later page and for several statuses", async () => {
 		const next = nextLink(await api("/pets?limit=1"));
 		expect(next).toBeDefined();
-		expect(await roundTrips("GET", next ?? "")).toEqual({
-			status: 200,
-			calls: 1,
-		});
+		expect(await roundTrips("GET", next ?? "")).toEqual({ status: 200, calls: 1 });
 		expect(await roundTrips("GET", "/pets?status=available&status=sold&name=rip")).toEqual({
 			status: 200,
 			calls: 1,
@@ -166,10 +155,7 @@ describe("one D1 round trip per request", () => {
 
 	it("makes one to delete a pet", async () => {
 		const doomed = await stockedPet(0);
-		expect(await roundTrips("DELETE", `/pets/${doomed.id}`)).toEqual({
-			status: 204,
-			calls: 1,
-		});
+		expect(await roundTrips("DELETE", `/pets/${doomed.id}`)).toEqual({ status: 204, calls: 1 });
 	});
 });
 

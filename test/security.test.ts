@@ -123,9 +123,7 @@ describe("bearer authentication on writes", () => {
 	it("fails closed when no token is configured, and keeps reads working", async () => {
 		for (const API_TOKEN of ["", " , "]) {
 			const closed = testApp({ bindings: { API_TOKEN } });
-			const response = await closed.send("POST", "/categories", {
-				name: uniqueName("Closed"),
-			});
+			const response = await closed.send("POST", "/categories", { name: uniqueName("Closed") });
 			await expectError(response, 401, "unauthorized");
 			expect((await closed.anonymous("/categories")).status).toBe(200);
 		}
@@ -190,10 +188,7 @@ describe("budgets belong to the client that spends them", () => {
 	it("counts writes per token: one client spending its budget leaves another's, behind the same address", async () => {
 		const [spender, neighbour] = [newToken(), newToken()];
 		const app = testApp({
-			bindings: {
-				API_TOKEN: `${spender},${neighbour}`,
-				WRITE_LIMITER: env.TINY_LIMITER,
-			},
+			bindings: { API_TOKEN: `${spender},${neighbour}`, WRITE_LIMITER: env.TINY_LIMITER },
 		});
 		expect((await createAs(app, spender)).status).toBe(201);
 		expect((await createAs(app, spender)).status).toBe(201);
@@ -236,9 +231,7 @@ describe("budgets belong to the client that spends them", () => {
 			},
 		} as RateLimit;
 		const app = testApp({ bindings: { WRITE_LIMITER: failing } });
-		const response = await app.send("POST", "/categories", {
-			name: uniqueName("Open"),
-		});
+		const response = await app.send("POST", "/categories", { name: uniqueName("Open") });
 		expect(response.status).toBe(201);
 		const logged = warn.mock.calls.map(([line]) => JSON.parse(String(line)));
 		expect(logged).toEqual([
@@ -258,10 +251,7 @@ describe("tokens outside local development", () => {
 	const writeWith = (token: string, LOCAL_DEVELOPMENT: string) =>
 		testApp({ bindings: { API_TOKEN: token, LOCAL_DEVELOPMENT } }).request("/categories", {
 			method: "POST",
-			headers: {
-				authorization: `Bearer ${token}`,
-				"content-type": "application/json",
-			},
+			headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
 			body: JSON.stringify({ name: uniqueName("Token") }),
 		});
 
@@ -272,12 +262,8 @@ describe("tokens outside local development", () => {
 		}
 		const reasons = warn.mock.calls.map(([line]) => JSON.parse(String(line)));
 		expect(reasons).toEqual([
-			expect.objectContaining({
-				message: expect.stringContaining("it is the development token"),
-			}),
-			expect.objectContaining({
-				message: expect.stringContaining("shorter than 32 characters"),
-			}),
+			expect.objectContaining({ message: expect.stringContaining("it is the development token") }),
+			expect.objectContaining({ message: expect.stringContaining("shorter than 32 characters") }),
 		]);
 	});
 
@@ -292,11 +278,7 @@ describe("request bodies", () => {
 	const big = JSON.stringify({ name: "x", description: "y".repeat(17_000) });
 
 	const post = (body: BodyInit, contentType: string) =>
-		api("/categories", {
-			method: "POST",
-			headers: { "content-type": contentType },
-			body,
-		});
+		api("/categories", { method: "POST", headers: { "content-type": contentType }, body });
 
 	it("answers 400 malformed_json to a body that is not UTF-8, and stores nothing", async () => {
 		const name = uniqueName("Bytes");
@@ -423,13 +405,9 @@ describe("headers on every response", () => {
 	});
 
 	it("accepts a sane incoming X-Request-Id and replaces an unsafe one", async () => {
-		const kept = await anonymous("/pets", {
-			headers: { "x-request-id": "trace-abc_123" },
-		});
+		const kept = await anonymous("/pets", { headers: { "x-request-id": "trace-abc_123" } });
 		expect(kept.headers.get("x-request-id")).toBe("trace-abc_123");
-		const replaced = await anonymous("/pets", {
-			headers: { "x-request-id": "<script>" },
-		});
+		const replaced = await anonymous("/pets", { headers: { "x-request-id": "<script>" } });
 		expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
 	});
 
@@ -451,9 +429,7 @@ describe("headers on every response", () => {
 			"idempotency-key",
 		);
 
-		const read = await anonymous("/pets", {
-			headers: { origin: "https://shop.example.com" },
-		});
+		const read = await anonymous("/pets", { headers: { origin: "https://shop.example.com" } });
 		expect(read.headers.get("access-control-allow-origin")).toBe("*");
 		const exposed = read.headers
 			.get("access-control-expose-headers")

@@ -199,10 +199,7 @@ describe("retries", () => {
 		await categoryEvent();
 		await sweepAt(later + 30 * hour);
 		await deliverAt(webhook.id, later + 30 * hour);
-		expect(await webhookState(webhook.id)).toMatchObject({
-			disabled: false,
-			lastStatus: 500,
-		});
+		expect(await webhookState(webhook.id)).toMatchObject({ disabled: false, lastStatus: 500 });
 	});
 
 	it("honour a longer Retry-After on 429 and 503, as seconds or a date, and ignore it on other statuses", async () => {
@@ -261,9 +258,7 @@ describe("410 Gone and re-enabling", () => {
 		});
 		expect(await webhookState(webhook.id)).toMatchObject({ disabled: true });
 		// The flag is part of the webhook: a client's cached copy is stale.
-		const fresh = await api(`/webhooks/${webhook.id}`, {
-			headers: { "if-none-match": '"1"' },
-		});
+		const fresh = await api(`/webhooks/${webhook.id}`, { headers: { "if-none-match": '"1"' } });
 		expect(fresh.status).toBe(200);
 		expect(fresh.headers.get("etag")).not.toBe('"1"');
 		expect(await newestEvent(`/webhooks/${webhook.id}`)).toBeGreaterThan(eventId);
@@ -280,9 +275,7 @@ describe("410 Gone and re-enabling", () => {
 		});
 
 		status = 204;
-		const enabled = await laterApp.send("PATCH", `/webhooks/${webhook.id}`, {
-			disabled: false,
-		});
+		const enabled = await laterApp.send("PATCH", `/webhooks/${webhook.id}`, { disabled: false });
 		expect(await enabled.json()).toMatchObject({ disabled: false });
 		await deliverAt(webhook.id, later + 2 * hour);
 		const attempts = await attemptsOf(webhook.id);
@@ -365,9 +358,7 @@ describe("each attempt's own time", () => {
 		const webhook = await createWebhook(["category.created"]);
 		let disabled: Promise<Response> | undefined;
 		receivers.answer(webhook.url, async () => {
-			disabled ??= laterApp.send("PATCH", `/webhooks/${webhook.id}`, {
-				disabled: true,
-			});
+			disabled ??= laterApp.send("PATCH", `/webhooks/${webhook.id}`, { disabled: true });
 			await disabled;
 			return new Response(null, { status: 204 });
 		});
@@ -434,10 +425,7 @@ describe("isolation", () => {
 			hungDone = true;
 		});
 		await deliverAt(healthy.id, later);
-		expect(await lastAttempt(healthy.id)).toMatchObject({
-			eventId,
-			outcome: "delivered",
-		});
+		expect(await lastAttempt(healthy.id)).toMatchObject({ eventId, outcome: "delivered" });
 		await vi.waitFor(() => expect(receivers.received(hung.url)).toHaveLength(1));
 		expect(hungDone).toBe(false);
 		released = true;
@@ -475,9 +463,7 @@ describe("rotating the secret", () => {
 	it("signs with both secrets for 24 hours, each verified by the standardwebhooks library, then with the new one alone", async () => {
 		const receivers = mockReceivers();
 		const webhook = await createWebhook(["category.created"]);
-		const rotated = await laterApp.api(`/webhooks/${webhook.id}/rotate-secret`, {
-			method: "POST",
-		});
+		const rotated = await laterApp.api(`/webhooks/${webhook.id}/rotate-secret`, { method: "POST" });
 		const { secret } = await rotated.json<{ secret: string }>();
 		await categoryEvent();
 		await sweepAt(later + hour);
@@ -526,10 +512,7 @@ describe("rotating the secret twice within 24 hours", () => {
 					try {
 						verify(
 							secret,
-							{
-								...request,
-								headers: { ...request.headers, "webhook-signature": signature },
-							},
+							{ ...request, headers: { ...request.headers, "webhook-signature": signature } },
 							at,
 						);
 						return true;

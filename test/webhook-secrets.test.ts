@@ -23,10 +23,7 @@ import {
 	webhookState,
 } from "./support/webhooks";
 
-const newWebhook = {
-	url: "https://shop.example.com/hook",
-	events: ["pet.created"],
-};
+const newWebhook = { url: "https://shop.example.com/hook", events: ["pet.created"] };
 
 const createWith = (bindings: Partial<Env>) =>
 	testApp({ bindings }).send("POST", "/webhooks", newWebhook);
@@ -82,9 +79,7 @@ describe("webhook secrets at rest", () => {
 	it("cannot be opened with another key, nor once altered", async () => {
 		const sealed = await sealSecret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", env);
 		await expect(
-			openSecret(sealed, {
-				WEBHOOK_SECRET_KEY: "another-webhook-secret-key-0123456789",
-			}),
+			openSecret(sealed, { WEBHOOK_SECRET_KEY: "another-webhook-secret-key-0123456789" }),
 		).rejects.toThrow();
 		const [version, keyId, iv, ciphertext] = sealed.split(".");
 		const altered = `${ciphertext[0] === "A" ? "B" : "A"}${ciphertext.slice(1)}`;
@@ -159,9 +154,7 @@ describe("a keyed replay of createWebhook", () => {
 	it("answers 410 gone, without a secret, once the secret has been rotated", async () => {
 		const key = crypto.randomUUID();
 		const first = await created(key);
-		const rotated = await api(`/webhooks/${first.id}/rotate-secret`, {
-			method: "POST",
-		});
+		const rotated = await api(`/webhooks/${first.id}/rotate-secret`, { method: "POST" });
 		expect(rotated.status).toBe(200);
 		const replay = await keyedCreate(key);
 		const body = await expectError(replay, 410, "gone");
@@ -182,9 +175,7 @@ describe("a keyed replay of createWebhook", () => {
 	it("answers 410 gone, not a 500, once the key that sealed the secret is retired", async () => {
 		const key = crypto.randomUUID();
 		await created(key);
-		const newerKeyOnly = testApp({
-			bindings: { WEBHOOK_SECRET_KEY: otherKey },
-		});
+		const newerKeyOnly = testApp({ bindings: { WEBHOOK_SECRET_KEY: otherKey } });
 		const replay = await keyedCreate(key, newerKeyOnly);
 		const body = await expectError(replay, 410, "gone");
 		expect(body.message).toMatch(/can no longer be opened/);
@@ -196,9 +187,7 @@ describe("WEBHOOK_SECRET_KEY rotation", () => {
 
 	it("opens secrets sealed under a previous key, and v1 values sealed before keys had ids", async () => {
 		const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
-		const underPrevious = await sealSecret(secret, {
-			WEBHOOK_SECRET_KEY: previousKey,
-		});
+		const underPrevious = await sealSecret(secret, { WEBHOOK_SECRET_KEY: previousKey });
 		expect(await openSecret(underPrevious, env)).toBe(secret);
 		const [, , iv, ciphertext] = (await sealSecret(secret, env)).split(".");
 		expect(await openSecret(`v1.${iv}.${ciphertext}`, env)).toBe(secret);
@@ -273,10 +262,7 @@ describe("WEBHOOK_SECRET_KEY rotation", () => {
 			disabled: false,
 		});
 		await deliverAt(webhook.id, later + 25 * hour);
-		expect(await webhookState(webhook.id)).toMatchObject({
-			failures: 2,
-			disabled: true,
-		});
+		expect(await webhookState(webhook.id)).toMatchObject({ failures: 2, disabled: true });
 		expect(receivers.received(webhook.url)).toEqual([]);
 	});
 

@@ -48,14 +48,10 @@ describe("webhooks: create, read, delete", () => {
 	it("replays a keyed create with the same webhook and secret, creating one, and keeps the secret sealed", async () => {
 		const key = crypto.randomUUID();
 		const request = { url: receiver, events: ["pet.created"] };
-		const first = await send("POST", "/webhooks", request, {
-			"idempotency-key": key,
-		});
+		const first = await send("POST", "/webhooks", request, { "idempotency-key": key });
 		expect(first.status).toBe(201);
 		const created = await first.json<CreatedWebhook>();
-		const retry = await send("POST", "/webhooks", request, {
-			"idempotency-key": key,
-		});
+		const retry = await send("POST", "/webhooks", request, { "idempotency-key": key });
 		expect(retry.status).toBe(201);
 		expect(retry.headers.get("idempotency-replayed")).toBe("true");
 		expect(retry.headers.get("etag")).toBe(first.headers.get("etag"));
@@ -102,15 +98,10 @@ describe("webhooks: hostile input", () => {
 	});
 
 	it("refuses plain http to this machine outside local development", async () => {
-		const deployed = testApp({
-			bindings: { WEBHOOKS_ALLOW_LOOPBACK: "false" },
-		});
+		const deployed = testApp({ bindings: { WEBHOOKS_ALLOW_LOOPBACK: "false" } });
 		for (const url of [receiver, "http://localhost:9999/hook"]) {
 			const error = await expectError(
-				await deployed.send("POST", "/webhooks", {
-					url,
-					events: ["pet.created"],
-				}),
+				await deployed.send("POST", "/webhooks", { url, events: ["pet.created"] }),
 				400,
 				"validation_error",
 			);
@@ -132,10 +123,7 @@ describe("webhooks: hostile input", () => {
 		const existing = await (await api("/webhooks?limit=100")).json<unknown[]>();
 		for (let i = existing.length; i < 20; i++) await createWebhook(["pet.created"]);
 		await expectError(
-			await send("POST", "/webhooks", {
-				url: receiver,
-				events: ["pet.created"],
-			}),
+			await send("POST", "/webhooks", { url: receiver, events: ["pet.created"] }),
 			409,
 			"webhook_limit",
 		);
@@ -149,11 +137,7 @@ describe("the nudge after a write", () => {
 		expect((await anonymous("/pets")).status).toBe(200);
 		expect(sent).not.toHaveBeenCalled();
 		expect(
-			(
-				await send("POST", "/categories", {
-					name: `Nudging ${crypto.randomUUID()}`,
-				})
-			).status,
+			(await send("POST", "/categories", { name: `Nudging ${crypto.randomUUID()}` })).status,
 		).toBe(201);
 		expect(sent).toHaveBeenCalledTimes(1);
 	});
@@ -165,9 +149,11 @@ describe("the nudge after a write", () => {
 			},
 		} as unknown as Queue;
 		vi.spyOn(console, "error").mockImplementation(() => {});
-		const category = await testApp({
-			bindings: { WEBHOOK_QUEUE: unreachable },
-		}).send("POST", "/categories", { name: "Nudged" });
+		const category = await testApp({ bindings: { WEBHOOK_QUEUE: unreachable } }).send(
+			"POST",
+			"/categories",
+			{ name: "Nudged" },
+		);
 		expect(category.status).toBe(201);
 		const { id } = await category.json<{ id: number }>();
 		expect(await newestEvent(`/categories/${id}`)).toBeGreaterThan(0);
@@ -271,9 +257,7 @@ describe("rotateWebhookSecret", () => {
 	it("answers a new secret once, and changes the ETag", async () => {
 		const webhook = await createWebhook(["pet.created"]);
 		const before = (await api(`/webhooks/${webhook.id}`)).headers.get("etag");
-		const rotated = await api(`/webhooks/${webhook.id}/rotate-secret`, {
-			method: "POST",
-		});
+		const rotated = await api(`/webhooks/${webhook.id}/rotate-secret`, { method: "POST" });
 		expect(rotated.status).toBe(200);
 		expect(rotated.headers.get("etag")).not.toBe(before);
 		const body = await rotated.json<CreatedWebhook>();

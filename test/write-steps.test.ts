@@ -13,11 +13,7 @@ import { watchedD1 } from "./support/d1";
 // event only when it changed a row, and says why it did not.
 
 const db = drizzle(env.DB);
-const ctx = (more: Partial<WriteContext> = {}): WriteContext => ({
-	db,
-	now: testNow,
-	...more,
-});
+const ctx = (more: Partial<WriteContext> = {}): WriteContext => ({ db, now: testNow, ...more });
 
 /** The events recorded so far. */
 const eventCount = async () => (await db.select({ n: sql<number>`count(*)` }).from(events))[0].n;
@@ -63,10 +59,7 @@ describe("a change of one resource", () => {
 			codeOf(
 				changeOne(ctx(more), category, at, {
 					set: { description: "never" },
-					refuse: {
-						when: sql`${refused ? 1 : 0}`,
-						error: new ApiError("category_in_use"),
-					},
+					refuse: { when: sql`${refused ? 1 : 0}`, error: new ApiError("category_in_use") },
 					event: "category.updated",
 				}),
 			);
@@ -122,12 +115,9 @@ describe("a create", () => {
 	it("ties its event and its key's record to the insert, even when a step before it changed a row", async () => {
 		const key = { key: uniqueName("expired-key"), requestHash: "h" };
 		// An expired record of the key: the create's first step forgets it, which changes a row.
-		await db.insert(idempotencyKeys).values({
-			...key,
-			body: "{}",
-			etag: '"1"',
-			createdAt: testNow - 48 * 3600_000,
-		});
+		await db
+			.insert(idempotencyKeys)
+			.values({ ...key, body: "{}", etag: '"1"', createdAt: testNow - 48 * 3600_000 });
 		const before = await eventCount();
 		const refused = createCategory(
 			ctx({ key: { ...key, onReplay: () => {} } }),

@@ -26,10 +26,7 @@ const platformFailures = Object.entries({
 	"D1_ERROR: .*timeout": false,
 	"SQLITE_IOERR|disk I/O error": false,
 	"SQLITE_CANTOPEN|unable to open database": false,
-}).map(([pattern, retryable]) => ({
-	pattern: new RegExp(pattern, "i"),
-	retryable,
-}));
+}).map(([pattern, retryable]) => ({ pattern: new RegExp(pattern, "i"), retryable }));
 
 /** The platform failures whose message `error` carries. */
 const failuresOf = (error: unknown) =>

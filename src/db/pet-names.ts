@@ -27,10 +27,7 @@ const window = limits.nameMatchesPerRequest;
  */
 export const petsNamed = (db: Db, name: string | undefined, after: number) => {
 	if (name === undefined) {
-		return {
-			query: () => pet.select(db, { answer: pet.answer() }),
-			id: pets.id,
-		};
+		return { query: () => pet.select(db, { answer: pet.answer() }), id: pets.id };
 	}
 	const key = nameKey(name);
 	const phrase = `"${key.replaceAll('"', '""')}"`;

@@ -47,11 +47,7 @@ export const inventoryItem = defineResource({
 	param: "petId",
 	table: inventory,
 	model: InventoryItem,
-	join: {
-		table: pets,
-		on: eq(pets.id, inventory.petId),
-		columns: { status: pets.status },
-	},
+	join: { table: pets, on: eq(pets.id, inventory.petId), columns: { status: pets.status } },
 	key: inventory.petId,
 	versions: [inventory.version, pets.version],
 });

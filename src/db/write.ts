@@ -70,12 +70,7 @@ const changed = sql`changes() = 1`;
  * An event a write records: its type, and the resource it carries, as the API answers it after the change (or
  * `data` built from its row).
  */
-type EventOf = {
-	type: EventType;
-	resource: Resource;
-	key: SQL | number;
-	data?: SQL;
-};
+type EventOf = { type: EventType; resource: Resource; key: SQL | number; data?: SQL };
 
 /** Records the event when `condition` holds. */
 const recordEvent = (
@@ -84,19 +79,13 @@ const recordEvent = (
 	{ type, resource, key, data = resource.json }: EventOf,
 	condition: SQL,
 ) =>
-	db.insert(events).select(
-		resource
-			.select(
-				db,
-				rowOf(events, {
-					type,
-					subject: resource.subject,
-					createdAt: at,
-					data,
-				}),
-			)
-			.where(and(eq(resource.key, key), condition)),
-	);
+	db
+		.insert(events)
+		.select(
+			resource
+				.select(db, rowOf(events, { type, subject: resource.subject, createdAt: at, data }))
+				.where(and(eq(resource.key, key), condition)),
+		);
 
 /** A one-row SELECT of named conditions, aliased by name (a D1 batch answers rows as objects). */
 const probe = <K extends string>(db: Db, conditions: Record<K, SQL>) =>
@@ -326,20 +315,22 @@ export const create = async <
 		),
 		remember:
 			key &&
-			db.insert(idempotencyKeys).select(
-				resource
-					.select(
-						db,
-						rowOf(idempotencyKeys, {
-							key: key.key,
-							requestHash: key.requestHash,
-							body: answer,
-							etag: resource.etag,
-							createdAt: now,
-						}),
-					)
-					.where(and(eq(resource.key, resource.newest), changed)),
-			),
+			db
+				.insert(idempotencyKeys)
+				.select(
+					resource
+						.select(
+							db,
+							rowOf(idempotencyKeys, {
+								key: key.key,
+								requestHash: key.requestHash,
+								body: answer,
+								etag: resource.etag,
+								createdAt: now,
+							}),
+						)
+						.where(and(eq(resource.key, resource.newest), changed)),
+				),
 		created: resource
 			.select(db, {
 				answer: sql`${answer}`.mapWith((text: string): A => JSON.parse(text)),

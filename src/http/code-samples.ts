@@ -83,9 +83,5 @@ const honoClient = (route: Sampled, { auth, idempotent }: Flags) => {
 /** `x-codeSamples` (Scalar, GitBook, Redoc): a curl command and a typed `hono/client` call, from the route. */
 export const codeSamples = (route: Sampled, flags: Flags) => [
 	{ lang: "Shell", label: "curl", source: curl(route, flags) },
-	{
-		lang: "TypeScript",
-		label: "hono/client",
-		source: honoClient(route, flags),
-	},
+	{ lang: "TypeScript", label: "hono/client", source: honoClient(route, flags) },
 ];

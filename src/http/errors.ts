@@ -10,12 +10,7 @@ export const errorBody = (
 	code: ErrorCode,
 	message: string,
 	details?: ErrorDetail[],
-): ErrorBody => ({
-	code,
-	message,
-	status: statusOf(code),
-	...(details && { details }),
-});
+): ErrorBody => ({ code, message, status: statusOf(code), ...(details && { details }) });
 
 /** Renders through the context, so headers set by middleware (request id, CORS, …) are kept. */
 const errorResponse = (c: Context, error: ApiError) =>
@@ -58,8 +53,6 @@ export const onMethodNotAllowed = (c: Context, methods: string[]) => {
 	const allow = methods.join(", ");
 	return errorResponse(
 		c,
-		new ApiError("method_not_allowed", `Allowed methods: ${allow}.`, undefined, {
-			Allow: allow,
-		}),
+		new ApiError("method_not_allowed", `Allowed methods: ${allow}.`, undefined, { Allow: allow }),
 	);
 };

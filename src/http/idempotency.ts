@@ -51,10 +51,7 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
 	if (key !== undefined && body !== undefined) {
 		const text = `${c.req.method} ${c.req.path}\n${canonicalJson(body)}`;
 		const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-		c.set("idempotencyKey", {
-			key,
-			requestHash: new Uint8Array(digest).toHex(),
-		});
+		c.set("idempotencyKey", { key, requestHash: new Uint8Array(digest).toHex() });
 	}
 	await next();
 };

@@ -15,10 +15,7 @@ const endOf = (day: string) => Date.parse(`${day}T23:59:59Z`);
 
 /** The operation fields of the OpenAPI document that state the lifecycle. */
 export const lifecycleMarkers = ({ deprecated, stability }: Lifecycle = {}) => ({
-	...(deprecated && {
-		deprecated: true,
-		"x-deprecated-sunset": deprecated.sunset,
-	}),
+	...(deprecated && { deprecated: true, "x-deprecated-sunset": deprecated.sunset }),
 	...(stability && { "x-stability": stability }),
 });
 

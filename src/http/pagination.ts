@@ -30,10 +30,7 @@ const tagOf = async (secret: string | undefined, path: string, after: number) =>
 		await signingKey(secret),
 		encoder.encode(`${path}\n${after}`),
 	);
-	return new Uint8Array(mac, 0, 16).toBase64({
-		alphabet: "base64url",
-		omitPadding: true,
-	});
+	return new Uint8Array(mac, 0, 16).toBase64({ alphabet: "base64url", omitPadding: true });
 };
 
 const cursorPattern = /^([1-9a-z][0-9a-z]{0,10})\.([A-Za-z0-9_-]{22})$/;

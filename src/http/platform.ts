@@ -26,9 +26,7 @@ export const failedPart = (error: unknown): Part | undefined => {
 
 /** The 503 after a platform failure, with the `Retry-After` a client is asked to wait. */
 export const unavailable = (message: string) =>
-	new ApiError("unavailable", message, undefined, {
-		"Retry-After": String(retryAfterSeconds),
-	});
+	new ApiError("unavailable", message, undefined, { "Retry-After": String(retryAfterSeconds) });
 
 /** What a 503 after a platform failure says: a write's message says what its client can safely do. */
 export const unavailableMessage = (method: string) =>

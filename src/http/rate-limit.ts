@@ -21,11 +21,7 @@ const spend = async (c: Context<AppEnv>, limiter: RateLimit, key: string) => {
 	try {
 		({ success } = await limiter.limit({ key }));
 	} catch (error) {
-		log("warn", {
-			part: "rate-limiter",
-			requestId: c.var.requestId,
-			error: String(error),
-		});
+		log("warn", { part: "rate-limiter", requestId: c.var.requestId, error: String(error) });
 		return;
 	}
 	if (!success) {

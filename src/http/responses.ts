@@ -60,10 +60,7 @@ export const jsonContent = <T extends z.ZodType>(
 	schema: T,
 	description: string,
 	example = exampleOf(schema),
-) => ({
-	description,
-	content: { "application/json": { schema, example } },
-});
+) => ({ description, content: { "application/json": { schema, example } } });
 
 /** A 201 response: the new resource, and the `Location` it lives at. */
 export const createdContent = <T extends z.ZodType>(
@@ -87,10 +84,7 @@ export const jsonBody = <T extends z.ZodType>(
 	schema: T,
 	description: string,
 	example = exampleOf(schema),
-) => ({
-	...jsonContent(schema, description, example),
-	required: true,
-});
+) => ({ ...jsonContent(schema, description, example), required: true });
 
 /**
  * Documents the error responses of an operation from the error codes it can answer with,
@@ -118,8 +112,6 @@ export const errorResponses = <const C extends ErrorCode>(...codes: C[]) => {
 		]),
 	) as Record<
 		StatusOf<C>,
-		ReturnType<typeof jsonContent<typeof ErrorBody>> & {
-			headers: Record<string, ResponseHeader>;
-		}
+		ReturnType<typeof jsonContent<typeof ErrorBody>> & { headers: Record<string, ResponseHeader> }
 	>;
 };

@@ -125,13 +125,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 		tag,
 		...config
 	} = route as R & { idempotent?: true };
-	const routeFlags: RouteFlags = {
-		auth,
-		conditional,
-		idempotent,
-		lifecycle,
-		tag,
-	};
+	const routeFlags: RouteFlags = { auth, conditional, idempotent, lifecycle, tag };
 	// Every operation reaches D1, so any can meet a platform failure (API.md §11).
 	const implied: ErrorCode[] = ["validation_error", "internal_error", "unavailable"];
 	const write = isWrite(config.method);
@@ -165,10 +159,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 	if (conditional) {
 		if (write) implied.push("precondition_failed");
 		else middleware.push(notModified);
-		headers = {
-			...headers,
-			...conditionalHeader(write ? "If-Match" : "If-None-Match"),
-		};
+		headers = { ...headers, ...conditionalHeader(write ? "If-Match" : "If-None-Match") };
 	}
 	const declared = config.request?.headers;
 	const request = {
@@ -205,10 +196,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 			status,
 			{
 				...response,
-				headers: {
-					...onEveryResponse,
-					...("headers" in response && response.headers),
-				},
+				headers: { ...onEveryResponse, ...("headers" in response && response.headers) },
 			},
 		]),
 	);

@@ -14,9 +14,6 @@ export const writeContext = (c: Context<AppEnv>): WriteContext => {
 		now: c.var.now(),
 		ifMatch: ifMatch(c),
 		replace: c.req.method === "PUT",
-		key: key && {
-			...key,
-			onReplay: () => c.header("Idempotency-Replayed", "true"),
-		},
+		key: key && { ...key, onReplay: () => c.header("Idempotency-Replayed", "true") },
 	};
 };

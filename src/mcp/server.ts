@@ -12,11 +12,7 @@ import type { ApiTool } from "./tools";
 export type Message = {
 	id?: unknown;
 	method?: unknown;
-	params?: {
-		_meta?: Record<string, unknown>;
-		name?: unknown;
-		arguments?: unknown;
-	};
+	params?: { _meta?: Record<string, unknown>; name?: unknown; arguments?: unknown };
 };
 
 /** Any client may keep the tools and the discovery for an hour: they change only with a deploy. */

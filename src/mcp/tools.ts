@@ -31,11 +31,7 @@ type Argument = {
 export type Place = "path" | "query" | "header" | "body";
 
 /** An MCP tool (its `tools/list` entry), the route a call of it requests, and where each argument goes. */
-export type ApiTool = {
-	tool: Tool;
-	route: RouteConfig;
-	places: Record<string, Place>;
-};
+export type ApiTool = { tool: Tool; route: RouteConfig; places: Record<string, Place> };
 
 /** Where a tool's `_meta` says what the route declares: the HTTP operation and its lifecycle. */
 export const metaKey = "petstore.example/operation";
@@ -134,10 +130,7 @@ const toolOf = (
 				properties: Object.fromEntries(
 					args.map((arg) => [
 						arg.name,
-						{
-							...inline(arg.schema),
-							...(arg.description && { description: arg.description }),
-						},
+						{ ...inline(arg.schema), ...(arg.description && { description: arg.description }) },
 					]),
 				),
 				required: args.filter((arg) => arg.required).map((arg) => arg.name),

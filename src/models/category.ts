@@ -14,22 +14,19 @@ const fields = {
 };
 
 // Not one of the seeded names (src/db/seed.sql), which a new category cannot take.
-export const NewCategory = z.strictObject(fields).openapi("NewCategory", {
-	example: { name: "Bird", description: "Songbirds and parrots." },
-});
+export const NewCategory = z
+	.strictObject(fields)
+	.openapi("NewCategory", { example: { name: "Bird", description: "Songbirds and parrots." } });
 
 export const CategoryPatch = z
 	.strictObject(fields)
 	.partial()
 	.refine((patch) => Object.keys(patch).length > 0, "must change at least one field")
-	.openapi("CategoryPatch", {
-		minProperties: 1,
-		example: { description: "Good boys and girls." },
-	});
+	.openapi("CategoryPatch", { minProperties: 1, example: { description: "Good boys and girls." } });
 
-export const Category = z.object({ id: Id, ...fields }).openapi("Category", {
-	example: { id: 1, name: "Dog", description: "Loyal companions." },
-});
+export const Category = z
+	.object({ id: Id, ...fields })
+	.openapi("Category", { example: { id: 1, name: "Dog", description: "Loyal companions." } });
 
 export const Categories = z.array(Category).openapi("Categories");
 

@@ -4,13 +4,13 @@ import { type ErrorCode, errorCodes, statusOf } from "./error-codes";
 
 export const ErrorDetail = z
 	.object({
-		path: z.string().openapi({
-			description: "Where the problem is, e.g. `body.name` or `query.limit`.",
-			example: "body.name",
-		}),
-		message: z.string().openapi({
-			example: "Too small: expected string to have >=1 characters",
-		}),
+		path: z
+			.string()
+			.openapi({
+				description: "Where the problem is, e.g. `body.name` or `query.limit`.",
+				example: "body.name",
+			}),
+		message: z.string().openapi({ example: "Too small: expected string to have >=1 characters" }),
 	})
 	.openapi("ErrorDetail");
 
@@ -23,10 +23,9 @@ export const ErrorBody = z
 				.join(", ")}.`,
 			example: "validation_error",
 		}),
-		message: z.string().openapi({
-			description: "Human-readable explanation.",
-			example: "The request is invalid.",
-		}),
+		message: z
+			.string()
+			.openapi({ description: "Human-readable explanation.", example: "The request is invalid." }),
 		status: z.int().openapi({ description: "Equal to the HTTP status code.", example: 400 }),
 		details: z
 			.array(ErrorDetail)

@@ -61,21 +61,10 @@ export const Event = z
 			id: 1,
 			type: "order.placed",
 			createdAt: "2026-12-24T09:00:00.000Z",
-			data: {
-				id: 1,
-				petId: 1,
-				quantity: 2,
-				shipDate: "2026-12-24T09:00:00.000Z",
-				complete: false,
-			},
+			data: { id: 1, petId: 1, quantity: 2, shipDate: "2026-12-24T09:00:00.000Z", complete: false },
 		},
 	});
 
 export const Events = z.array(Event).openapi("Events");
 
-export type Event = {
-	id: number;
-	type: EventTypeName;
-	createdAt: string;
-	data: unknown;
-};
+export type Event = { id: number; type: EventTypeName; createdAt: string; data: unknown };

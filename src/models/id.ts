@@ -1,12 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { limits } from "./limits";
 
-const int64 = {
-	type: "integer",
-	format: "int64",
-	minimum: 1,
-	maximum: limits.maxId,
-} as const;
+const int64 = { type: "integer", format: "int64", minimum: 1, maximum: limits.maxId } as const;
 
 /** The key of every resource listed by id: what its list walks, merges and pages by. */
 export const byId = (row: { id: number }) => row.id;

@@ -10,14 +10,8 @@ const quantity = z
 	.openapi({ description: "Units in stock.", example: 5 });
 
 export const InventoryItem = z
-	.object({
-		petId: Id,
-		quantity,
-		status: PetStatus,
-	})
-	.openapi("InventoryItem", {
-		example: { petId: 1, quantity: 5, status: "available" },
-	});
+	.object({ petId: Id, quantity, status: PetStatus })
+	.openapi("InventoryItem", { example: { petId: 1, quantity: 5, status: "available" } });
 
 export const Inventory = z.array(InventoryItem).openapi("Inventory");
 

@@ -75,9 +75,7 @@ export const NewOrder = z
 export const OrderPatch = z
 	.strictObject({
 		shipDate: ShipDate,
-		complete: z.boolean().openapi({
-			description: "May only go from false to true.",
-		}),
+		complete: z.boolean().openapi({ description: "May only go from false to true." }),
 	})
 	.partial()
 	.refine((patch) => Object.keys(patch).length > 0, "must change at least one field")

@@ -5,14 +5,8 @@ import { PetStatus } from "./pet-status";
 import { name, nameRules } from "./text";
 
 const fields = {
-	name: name(limits.petName).openapi({
-		description: nameRules,
-		example: "Rex",
-	}),
-	categoryId: Id.openapi({
-		description: "The category the pet belongs to.",
-		example: 1,
-	}),
+	name: name(limits.petName).openapi({ description: nameRules, example: "Rex" }),
+	categoryId: Id.openapi({ description: "The category the pet belongs to.", example: 1 }),
 	status: PetStatus,
 };
 
@@ -36,9 +30,9 @@ export const PetPatch = z
 	.refine((patch) => Object.keys(patch).length > 0, "must change at least one field")
 	.openapi("PetPatch", { minProperties: 1, example: { status: "sold" } });
 
-export const Pet = z.object({ id: Id, ...fields }).openapi("Pet", {
-	example: { id: 1, name: "Rex", categoryId: 1, status: "available" },
-});
+export const Pet = z
+	.object({ id: Id, ...fields })
+	.openapi("Pet", { example: { id: 1, name: "Rex", categoryId: 1, status: "available" } });
 
 export const Pets = z.array(Pet).openapi("Pets");
 

@@ -7,10 +7,10 @@ import { durations, inWords, limits } from "./limits";
 const webhookUrlRules = `An https URL of at most ${limits.webhookUrl} characters, stored and answered normalised (\`new URL(url).href\`). Refused: control characters and whitespace (leading and trailing included), credentials, and hosts that are not public: loopback, private, link-local, shared (CGNAT, 100.64.0.0/10), unique-local, site-local, unspecified, multicast, documentation and reserved IP literals (192.88.99.0/24 included) (in any spelling \`new URL\` reads, IPv4-mapped and other IPv4-embedding IPv6 forms included), and the names \`localhost\`, \`*.localhost\`, \`*.local\`, \`*.internal\`, \`*.home.arpa\`, single-label names and any name without a public suffix (the Public Suffix List decides), every trailing dot stripped first. Plain http and loopback hosts only in local development (\`WEBHOOKS_ALLOW_LOOPBACK\`).`;
 
 // The rules need the environment (local development may use loopback), so the operations check them.
-const WebhookUrl = z.string().max(limits.webhookUrl).openapi({
-	description: webhookUrlRules,
-	example: "https://shop.example.com/hooks/petstore",
-});
+const WebhookUrl = z
+	.string()
+	.max(limits.webhookUrl)
+	.openapi({ description: webhookUrlRules, example: "https://shop.example.com/hooks/petstore" });
 
 export const NewWebhook = z
 	.strictObject({
@@ -32,10 +32,13 @@ export const NewWebhook = z
 /** The fields `updateWebhook` changes: any of the new webhook's, and `disabled`. */
 export const WebhookPatch = NewWebhook.partial()
 	.extend({
-		disabled: z.boolean().optional().openapi({
-			description:
-				"`false` re-enables a disabled webhook: deliveries that were waiting resume at once. `true` stops its deliveries.",
-		}),
+		disabled: z
+			.boolean()
+			.optional()
+			.openapi({
+				description:
+					"`false` re-enables a disabled webhook: deliveries that were waiting resume at once. `true` stops its deliveries.",
+			}),
 	})
 	.refine((patch) => Object.keys(patch).length > 0, "must change at least one field")
 	.openapi("WebhookPatch", { minProperties: 1, example: { disabled: false } });
@@ -56,18 +59,21 @@ const example = {
 
 const fields = {
 	id: Id,
-	url: z.string().openapi({
-		description: "Normalised as stored (`new URL(url).href`).",
-	}),
+	url: z.string().openapi({ description: "Normalised as stored (`new URL(url).href`)." }),
 	events: z.array(EventType),
 	createdAt: z.string().openapi({ format: "date-time" }),
-	disabled: z.boolean().openapi({
-		description: `Set after ${inWords(durations.failingEndpoint)} of failed deliveries without a success, or at once when the endpoint answers 410 Gone (recording a \`webhook.disabled\` event); it then gets nothing until \`updateWebhook\` sets it back to false.`,
-	}),
-	failures: z.int().min(0).openapi({
-		description:
-			"Failed delivery attempts since the last success. Delivery state: it never changes the ETag.",
-	}),
+	disabled: z
+		.boolean()
+		.openapi({
+			description: `Set after ${inWords(durations.failingEndpoint)} of failed deliveries without a success, or at once when the endpoint answers 410 Gone (recording a \`webhook.disabled\` event); it then gets nothing until \`updateWebhook\` sets it back to false.`,
+		}),
+	failures: z
+		.int()
+		.min(0)
+		.openapi({
+			description:
+				"Failed delivery attempts since the last success. Delivery state: it never changes the ETag.",
+		}),
 	lastStatus: z
 		.int()
 		.nullable()

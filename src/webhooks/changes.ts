@@ -19,11 +19,7 @@ import { storableUrl } from "./url";
 const newSecret = () => `whsec_${crypto.getRandomValues(new Uint8Array(32)).toBase64()}`;
 
 /** The delivery state of a webhook that has had no delivery yet. */
-const noDeliveries: DeliveryState = {
-	failures: 0,
-	lastStatus: null,
-	lastAttemptAt: null,
-};
+const noDeliveries: DeliveryState = { failures: 0, lastStatus: null, lastAttemptAt: null };
 
 /** A webhook with its endpoint's columns: what a change answers, and what its Durable Object is told. */
 const webhookEndpoint = webhook.with(endpointColumns);
@@ -60,12 +56,7 @@ export const createWebhook = async (ctx: WriteContext, env: Env, body: NewWebhoo
 	const secret = newSecret();
 	const sealed = await sealSecret(secret, env);
 	const created = await create(ctx, webhook, {
-		values: {
-			...body,
-			url,
-			secret: sealed,
-			createdAt: new Date(ctx.now).toISOString(),
-		},
+		values: { ...body, url, secret: sealed, createdAt: new Date(ctx.now).toISOString() },
 		// INSERT … SELECT: the count and the insert are one statement, so two creations cannot both pass it.
 		when: lt(ctx.db.select({ n: count() }).from(webhooks), limits.webhooks),
 		events: [],

@@ -37,11 +37,7 @@ const handOver = async (env: Env, endpoint: Subscriber, events: OutboxEvent[], n
 	if (endpoint.handOffAfter !== null) {
 		await stub.replay(
 			configOf(endpoint),
-			{
-				after: endpoint.handOffAfter,
-				events: endpoint.events,
-				createdAt: endpoint.createdAt,
-			},
+			{ after: endpoint.handOffAfter, events: endpoint.events, createdAt: endpoint.createdAt },
 			now,
 		);
 	} else if (events.length > 0) {

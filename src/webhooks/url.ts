@@ -116,9 +116,7 @@ const hostRefusal = (hostname: string) => {
 	if (name.endsWith(".internal")) return "an .internal name";
 	if (!name.includes(".")) return "a single-label name";
 	if (homeNetwork.test(name)) return "a home network name (.home.arpa)";
-	const { isIcann, isPrivate, domain } = parse(name, {
-		allowPrivateDomains: true,
-	});
+	const { isIcann, isPrivate, domain } = parse(name, { allowPrivateDomains: true });
 	if (!(isIcann || isPrivate) || domain === null) {
 		return "a name without a public suffix";
 	}

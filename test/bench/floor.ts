@@ -50,11 +50,7 @@ const answer = (
 	const bookmark = "getBookmark" in db && db.getBookmark();
 	return Response.json(body, {
 		status,
-		headers: {
-			ETag: String(etag),
-			...(bookmark && { [bookmarkHeader]: bookmark }),
-			...headers,
-		},
+		headers: { ETag: String(etag), ...(bookmark && { [bookmarkHeader]: bookmark }), ...headers },
 	});
 };
 
@@ -100,17 +96,12 @@ export const createFloor = ({ now = Date.now }: { now?: () => number } = {}) =>
 				if (!created[0]) return new Response(null, { status: 422 });
 				const [pet, etag] = resource(Object.values(created[0]));
 				return nudged(
-					answer(db, 201, [pet, etag], {
-						Location: `/pets/${(pet as { id: number }).id}`,
-					}),
+					answer(db, 201, [pet, etag], { Location: `/pets/${(pet as { id: number }).id}` }),
 				);
 			}
 			if (request.method === "POST" && url.pathname === "/store/orders") {
 				const body = await request.json<{ petId: number; quantity: number }>();
-				const { probe, placed } = await batch(db, placeOrder, {
-					...body,
-					now: at,
-				});
+				const { probe, placed } = await batch(db, placeOrder, { ...body, now: at });
 				if (!placed[0]) {
 					return new Response(null, { status: probe[0].pet ? 409 : 422 });
 				}

@@ -52,9 +52,7 @@ export const liveHeap = async (session) => {
 	const chunks = [];
 	session.on("HeapProfiler.addHeapSnapshotChunk", ({ chunk }) => chunks.push(chunk));
 	await session.send("HeapProfiler.enable");
-	await session.send("HeapProfiler.takeHeapSnapshot", {
-		reportProgress: false,
-	});
+	await session.send("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
 	await session.send("HeapProfiler.disable");
 	const { snapshot, nodes, strings } = JSON.parse(chunks.join(""));
 	const fields = snapshot.meta.node_fields;

@@ -41,9 +41,7 @@ export const profiler = async (session) => {
 	for (const [scriptId, url] of urls) {
 		// The Worker's bundle, as wrangler dev writes it; other scripts are runtime or miniflare modules.
 		if (!url.includes("/.wrangler/tmp/")) continue;
-		const { scriptSource } = await session.send("Debugger.getScriptSource", {
-			scriptId,
-		});
+		const { scriptSource } = await session.send("Debugger.getScriptSource", { scriptId });
 		const modules = modulesOf(scriptSource);
 		if (modules.length) bundles.set(scriptId, modules);
 	}

@@ -17,10 +17,7 @@ export const sendRequests = async (
 	const options = {
 		method,
 		agent,
-		headers: {
-			...headers,
-			...(payload && { "content-length": Buffer.byteLength(payload) }),
-		},
+		headers: { ...headers, ...(payload && { "content-length": Buffer.byteLength(payload) }) },
 	};
 	let sent = 0;
 	let failures = 0;

@@ -34,11 +34,7 @@ if (spawnSync("wrk", ["--version"]).error) {
 	throw new Error("npm run bench needs wrk: apt-get install wrk");
 }
 
-const scenarios = {
-	read: "GET /pets/{petId}",
-	write: "POST /pets",
-	order: "POST /store/orders",
-};
+const scenarios = { read: "GET /pets/{petId}", write: "POST /pets", order: "POST /store/orders" };
 
 /** `wrk` against `base` for `seconds`: 2xx answers per second and latency percentiles in ms. */
 const load = async (base, { path, method = "GET", headers = {}, body }) => {
@@ -65,12 +61,7 @@ const load = async (base, { path, method = "GET", headers = {}, body }) => {
 	};
 	const requests = number(/(\d+) requests in/);
 	const failures = number(/Non-2xx or 3xx responses: (\d+)/);
-	return {
-		rps: (requests - failures) / seconds,
-		p50: ms(50),
-		p99: ms(99),
-		failures,
-	};
+	return { rps: (requests - failures) / seconds, p50: ms(50), p99: ms(99), failures };
 };
 
 const bundleKiB = (config) => {
@@ -100,10 +91,7 @@ const withServers = async (sides, measure) => {
 	const servers = {};
 	try {
 		for (const [name, side] of Object.entries(sides)) {
-			servers[name] = await startWranglerDev({
-				...side,
-				probe: side.read.path,
-			});
+			servers[name] = await startWranglerDev({ ...side, probe: side.read.path });
 		}
 		return await measure(servers);
 	} finally {

@@ -36,10 +36,7 @@ const send = async (side: Side, request: Request, db = env.DB) => {
 const json = (method: string, path: string, body: unknown) =>
 	new Request(`http://bench${path}`, {
 		method,
-		headers: {
-			authorization: `Bearer ${token}`,
-			"content-type": "application/json",
-		},
+		headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
 		body: JSON.stringify(body),
 	});
 

@@ -37,10 +37,7 @@ const configOf = async (work, name, path, changes = {}) => {
 				migrations_dir: resolve(dir, db.migrations_dir),
 			})),
 			...(config.assets && {
-				assets: {
-					...config.assets,
-					directory: resolve(dir, config.assets.directory),
-				},
+				assets: { ...config.assets, directory: resolve(dir, config.assets.directory) },
 			}),
 			...changes,
 		}),
@@ -95,11 +92,7 @@ const floorConfig = (work, name, changes = {}) =>
 
 /** The sides loaded in turn for throughput: the API, Cloudflare's chanfana template, the floor. */
 export const loadSides = async (work) => ({
-	app: {
-		...petstoreRequests,
-		config: await apiConfig(work, "app"),
-		port: 8851,
-	},
+	app: { ...petstoreRequests, config: await apiConfig(work, "app"), port: 8851 },
 	chanfana: {
 		config: await configOf(work, "chanfana", "test/bench/chanfana/wrangler.toml"),
 		port: 8852,
@@ -108,11 +101,7 @@ export const loadSides = async (work) => ({
 		write: { path: "/tasks", ...task },
 		order: { path: "/tasks", ...task },
 	},
-	floor: {
-		...petstoreRequests,
-		config: await floorConfig(work, "floor"),
-		port: 8853,
-	},
+	floor: { ...petstoreRequests, config: await floorConfig(work, "floor"), port: 8853 },
 });
 
 /**
@@ -139,10 +128,7 @@ export const profileSides = async (work) => ({
 
 /** The bare floor, D1 alone, plus `parts` (floor.ts) and `changes`, as the config `name`. */
 const bareFloor = (work, name, parts = [], changes = {}) =>
-	floorConfig(work, name, {
-		vars: { FLOOR_PARTS: parts.join(",") },
-		...changes,
-	});
+	floorConfig(work, name, { vars: { FLOOR_PARTS: parts.join(",") }, ...changes });
 
 /**
  * The sides whose memory is measured under `scenario`, one at a time: the API, the floor, and the bare floor
@@ -174,10 +160,7 @@ export const memorySides = async (work, scenario) => {
 		"bare floor + the asset router": {
 			...side,
 			config: await bareFloor(work, "bare-assets", [], {
-				assets: {
-					...app.assets,
-					directory: resolve(root, app.assets.directory),
-				},
+				assets: { ...app.assets, directory: resolve(root, app.assets.directory) },
 			}),
 		},
 		"bare floor without wrangler's local traces": {

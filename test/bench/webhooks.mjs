@@ -35,18 +35,11 @@ const deliveriesPerSecond = async () => {
 		});
 	});
 	await new Promise((resolve) => receiver.listen(receiverPort, "127.0.0.1", resolve));
-	const server = await startWranglerDev({
-		port,
-		probe: "/health",
-		envFile: ".dev.vars.example",
-	});
+	const server = await startWranglerDev({ port, probe: "/health", envFile: ".dev.vars.example" });
 	const post = (path, body) =>
 		fetch(`${server.base}${path}`, {
 			method: "POST",
-			headers: {
-				authorization: "Bearer petstore-dev-token",
-				"content-type": "application/json",
-			},
+			headers: { authorization: "Bearer petstore-dev-token", "content-type": "application/json" },
 			body: JSON.stringify(body),
 		});
 	try {
@@ -73,11 +66,7 @@ const deliveriesPerSecond = async () => {
 		await post("/categories", { name: "Nudge" });
 		const deadline = start + 300_000;
 		while (received < expected && Date.now() < deadline) await sleep(100);
-		return {
-			received,
-			expected,
-			perSecond: received / ((last - start) / 1000),
-		};
+		return { received, expected, perSecond: received / ((last - start) / 1000) };
 	} finally {
 		server.stop();
 		receiver.close();

@@ -28,10 +28,7 @@ const printed = async (pattern, timeoutMs = 120_000) => {
 
 /** Runs an npm script in the copy to completion; its output. */
 const npm = (...args) => {
-	const result = spawnSync("npm", ["run", ...args], {
-		cwd: copy,
-		encoding: "utf8",
-	});
+	const result = spawnSync("npm", ["run", ...args], { cwd: copy, encoding: "utf8" });
 	expect(result.status, result.stderr).toBe(0);
 	return result.stdout;
 };
@@ -104,9 +101,7 @@ describe("npm run dev", () => {
 		const [, url] = await printed(/Petstore API {2}(\S+)/);
 		expect(url).toBe(`http://localhost:${port}`);
 		expect(output).toContain(`Dev token     ${token}`);
-		expect(await (await fetch(`${url}/health`)).json()).toEqual({
-			status: "ok",
-		});
+		expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: "ok" });
 	});
 
 	it("logs an unexpected error's stack with the source files and lines", async () => {
@@ -145,10 +140,7 @@ describe("npm run dev", () => {
 	it("serves the fresh database after npm run db:reset, with no restart", async () => {
 		const created = await fetch(`${base()}/pets`, {
 			method: "POST",
-			headers: {
-				authorization: `Bearer ${token}`,
-				"content-type": "application/json",
-			},
+			headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
 			body: JSON.stringify({ name: "Before the reset", categoryId: 1 }),
 		});
 		expect(created.status).toBe(201);

@@ -133,10 +133,7 @@ describe.each(Object.entries(clients))("MCP with %s", (name, client) => {
 
 	it("reads, writes with the token, is refused a write without it, and gets a validation error as a tool error", async () => {
 		const agent = await client.connect({ authorization });
-		const read = await agent.callTool({
-			name: "getCategoryById",
-			arguments: { categoryId: 1 },
-		});
+		const read = await agent.callTool({ name: "getCategoryById", arguments: { categoryId: 1 } });
 		expect(read.structuredContent).toMatchObject({ id: 1, name: "Dog" });
 		const category = `Agent ${name}`;
 		const written = await agent.callTool({
@@ -181,31 +178,17 @@ describe("MCP with the official SDK client", () => {
 			return result.structuredContent;
 		};
 		await call("createWebhook", {
-			body: {
-				url: `http://127.0.0.1:${receiverPort}/hook`,
-				events: ["order.placed"],
-			},
+			body: { url: `http://127.0.0.1:${receiverPort}/hook`, events: ["order.placed"] },
 		});
-		const category = await call("createCategory", {
-			body: { name: "MCP e2e" },
-		});
-		const pet = await call("createPet", {
-			body: { name: "Agent", categoryId: category.id },
-		});
-		await call("setInventory", {
-			petId: String(pet.id),
-			body: { quantity: 4 },
-		});
+		const category = await call("createCategory", { body: { name: "MCP e2e" } });
+		const pet = await call("createPet", { body: { name: "Agent", categoryId: category.id } });
+		await call("setInventory", { petId: String(pet.id), body: { quantity: 4 } });
 
 		const order = await call("placeOrder", {
 			body: { petId: pet.id, quantity: 3 },
 			"Idempotency-Key": "mcp-e2e-order",
 		});
-		expect(order).toMatchObject({
-			petId: pet.id,
-			quantity: 3,
-			complete: false,
-		});
+		expect(order).toMatchObject({ petId: pet.id, quantity: 3, complete: false });
 		expect(await stockOf(pet.id)).toBe(1);
 		const { items } = await call("listEvents", { type: "order.placed" });
 		expect(items.map((event) => event.data.id)).toContain(order.id);
@@ -241,10 +224,7 @@ describe("MCP with the Inspector's CLI, as the README shows it", () => {
 	});
 
 	it("reads, writes with the token, is refused a write without it, and gets a validation error as a tool error", async () => {
-		expect(shell(read).output.structuredContent).toMatchObject({
-			id: 1,
-			name: "Dog",
-		});
+		expect(shell(read).output.structuredContent).toMatchObject({ id: 1, name: "Dog" });
 		const stock = await stockOf(1);
 		expect(shell(write).output.structuredContent).toMatchObject({
 			petId: 1,

@@ -9,10 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWranglerDev } from "../support/wrangler-dev.mjs";
 
 const port = 8920;
-const headers = {
-	authorization: "Bearer petstore-dev-token",
-	"content-type": "application/json",
-};
+const headers = { authorization: "Bearer petstore-dev-token", "content-type": "application/json" };
 const stock = 10_000;
 const writers = 3;
 const ordersPerWriter = 12;

@@ -33,9 +33,7 @@ beforeAll(async () => {
 			"--disable-sync",
 		],
 	});
-	const context = await browser.newContext({
-		viewport: { width: 1400, height: 1000 },
-	});
+	const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
 	// Nothing leaves the machine: any request to another host is refused and recorded.
 	await context.route("**/*", (route) => {
 		const url = route.request().url();

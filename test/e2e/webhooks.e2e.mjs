@@ -9,10 +9,7 @@ import { startWranglerDev, wrangler } from "../support/wrangler-dev.mjs";
 
 const port = 8831;
 const base = `http://127.0.0.1:${port}`;
-const headers = {
-	authorization: "Bearer petstore-dev-token",
-	"content-type": "application/json",
-};
+const headers = { authorization: "Bearer petstore-dev-token", "content-type": "application/json" };
 let server;
 
 const call = async (method, path, body) => {
@@ -39,12 +36,7 @@ const receiver = async (port, { hang = false, delayMs = 0 } = {}) => {
 			body += chunk;
 		});
 		request.on("end", () => {
-			received.push({
-				path: request.url,
-				headers: request.headers,
-				body,
-				at: Date.now(),
-			});
+			received.push({ path: request.url, headers: request.headers, body, at: Date.now() });
 			if (!hang) {
 				setTimeout(() => response.writeHead(204).end(), delayMs);
 			}
@@ -84,9 +76,7 @@ const verified = (secret, deliveries) => {
 let written = 0;
 /** A new category (a `category.created` event), and when its write was acknowledged. */
 const writeCategory = async () => {
-	const category = await call("POST", "/categories", {
-		name: `Hooked ${++written}`,
-	});
+	const category = await call("POST", "/categories", { name: `Hooked ${++written}` });
 	expect(category.status).toBe(201);
 	return { id: category.body.id, at: Date.now() };
 };
@@ -123,26 +113,13 @@ describe("webhooks under wrangler dev", () => {
 			"order.cancelled",
 		]);
 		const category = await call("POST", "/categories", { name: "Webhooks" });
-		const pet = await call("POST", "/pets", {
-			name: "Hooked",
-			categoryId: category.body.id,
-		});
+		const pet = await call("POST", "/pets", { name: "Hooked", categoryId: category.body.id });
 		await call("PUT", `/store/inventory/${pet.body.id}`, { quantity: 5 });
-		const first = await call("POST", "/store/orders", {
-			petId: pet.body.id,
-			quantity: 1,
-		});
-		expect(
-			(
-				await call("PATCH", `/store/orders/${first.body.id}`, {
-					complete: true,
-				})
-			).status,
-		).toBe(200);
-		const second = await call("POST", "/store/orders", {
-			petId: pet.body.id,
-			quantity: 1,
-		});
+		const first = await call("POST", "/store/orders", { petId: pet.body.id, quantity: 1 });
+		expect((await call("PATCH", `/store/orders/${first.body.id}`, { complete: true })).status).toBe(
+			200,
+		);
+		const second = await call("POST", "/store/orders", { petId: pet.body.id, quantity: 1 });
 		expect((await call("DELETE", `/store/orders/${second.body.id}`)).status).toBe(204);
 
 		await until(() => target.received.length >= 4, 10_000);
@@ -155,11 +132,7 @@ describe("webhooks under wrangler dev", () => {
 			["order.cancelled", second.body.id],
 		]);
 		const state = await call("GET", `/webhooks/${webhook.id}`);
-		expect(state.body).toMatchObject({
-			lastStatus: 204,
-			failures: 0,
-			disabled: false,
-		});
+		expect(state.body).toMatchObject({ lastStatus: 204, failures: 0, disabled: false });
 		expect(target.received[0].headers["user-agent"]).toMatch(/^Petstore-Webhooks\//);
 		await call("DELETE", `/webhooks/${webhook.id}`);
 		await target.stop();

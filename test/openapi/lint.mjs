@@ -13,11 +13,7 @@ const here = import.meta.dirname;
 const servedDocument = async () => {
 	const worker = await unstable_startWorker({
 		config: "wrangler.toml",
-		dev: {
-			server: { hostname: "127.0.0.1", port: 0 },
-			inspector: false,
-			logLevel: "error",
-		},
+		dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, logLevel: "error" },
 	});
 	try {
 		const response = await worker.fetch("http://127.0.0.1/doc");
@@ -37,11 +33,7 @@ console.log("swagger-parser: valid");
 const run = (command, args) =>
 	execFileSync(command, args, {
 		stdio: "inherit",
-		env: {
-			...process.env,
-			REDOCLY_TELEMETRY: "off",
-			REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
-		},
+		env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
 	});
 run("redocly", ["lint", file, "--config", join(here, "redocly.yaml")]);
 run("spectral", [

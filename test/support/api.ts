@@ -49,10 +49,7 @@ export const testApp = ({
 	};
 	/** Sends a request as an authorised client. */
 	const api = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
-		anonymous(path, {
-			...init,
-			headers: { authorization: `Bearer ${token}`, ...init.headers },
-		});
+		anonymous(path, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
 	/** Sends an authorised request with a JSON body. */
 	const send = (
 		method: string,
@@ -141,11 +138,7 @@ export const createPet = async (
 	categoryId: number,
 	fields: Partial<Omit<Pet, "id" | "categoryId">> = {},
 ) => {
-	const response = await send("POST", "/pets", {
-		name: uniqueName("Pet"),
-		categoryId,
-		...fields,
-	});
+	const response = await send("POST", "/pets", { name: uniqueName("Pet"), categoryId, ...fields });
 	expect(response.status).toBe(201);
 	return response.json<Pet>();
 };
@@ -156,9 +149,7 @@ export const stockedPet = async (
 	fields: Partial<Omit<Pet, "id" | "categoryId">> = {},
 ) => {
 	const pet = await createPet((await createCategory()).id, fields);
-	const response = await send("PUT", `/store/inventory/${pet.id}`, {
-		quantity: stock,
-	});
+	const response = await send("PUT", `/store/inventory/${pet.id}`, { quantity: stock });
 	expect(response.status).toBe(200);
 	return pet;
 };

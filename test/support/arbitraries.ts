@@ -54,9 +54,7 @@ export const arbitraryOf = (schema: JsonSchema, components: Components): fc.Arbi
 			}
 			return text(schema.minLength ?? 0, schema.maxLength ?? 200);
 		case "array":
-			return fc.array(arbitraryOf(schema.items ?? {}, components), {
-				maxLength: 3,
-			});
+			return fc.array(arbitraryOf(schema.items ?? {}, components), { maxLength: 3 });
 		case "object": {
 			const properties = Object.fromEntries(
 				Object.entries(schema.properties ?? {}).map(([key, property]) => [

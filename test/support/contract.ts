@@ -19,9 +19,7 @@ export type JsonSchema = {
 	[keyword: string]: unknown;
 };
 
-type Content = {
-	"application/json": { schema: JsonSchema; example?: unknown };
-};
+type Content = { "application/json": { schema: JsonSchema; example?: unknown } };
 type Header = { description: string; required?: boolean; schema: JsonSchema };
 export type Parameter = {
 	name: string;
@@ -47,11 +45,7 @@ export type Operation = {
 	"x-codeSamples": { lang: string; label: string; source: string }[];
 	[extension: `x-${string}`]: unknown;
 };
-type Tag = {
-	name: string;
-	description?: string;
-	[extension: `x-${string}`]: unknown;
-};
+type Tag = { name: string; description?: string; [extension: `x-${string}`]: unknown };
 
 /** The served OpenAPI document, as the tests read it. */
 export type Document = {
@@ -71,14 +65,7 @@ export const inlined = (schema: unknown, document: Document): unknown => {
 	if (Array.isArray(schema)) return schema.map((item) => inlined(item, document));
 	if (schema === null || typeof schema !== "object") return schema;
 	// Examples are not validation keywords, and the validator would read their `id` fields as schema ids.
-	const {
-		$ref,
-		example: _,
-		...rest
-	} = schema as {
-		$ref?: string;
-		example?: unknown;
-	};
+	const { $ref, example: _, ...rest } = schema as { $ref?: string; example?: unknown };
 	if ($ref) {
 		const name = $ref.replace("#/components/schemas/", "");
 		return inlined(document.components.schemas[name], document);

@@ -13,11 +13,10 @@ const words = (line: string, variables: Record<string, string>) => {
 /** The request a curl command line sends, its shell variables taken from `variables`. */
 export const requestOf = (command: string, variables: Record<string, string> = {}) => {
 	const args = words(command, variables).slice(1);
-	const init: {
-		method: string;
-		headers: Record<string, string>;
-		body?: string;
-	} = { method: "GET", headers: {} };
+	const init: { method: string; headers: Record<string, string>; body?: string } = {
+		method: "GET",
+		headers: {},
+	};
 	let url = "";
 	for (let i = 0; i < args.length; i++) {
 		const arg = args[i];

@@ -32,11 +32,7 @@ export const watchedD1 = (db: D1Database) => {
 						wrap(target.bind(...values), { sql: query.sql, params: values }, session);
 				}
 				if (executions.has(key)) {
-					log.push({
-						method: key as D1Call["method"],
-						session,
-						statements: [query],
-					});
+					log.push({ method: key as D1Call["method"], session, statements: [query] });
 				}
 				const value = Reflect.get(target, key, target);
 				return typeof value === "function" ? value.bind(target) : value;

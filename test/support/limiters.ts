@@ -1,10 +1,6 @@
 import { unstable_readConfig } from "wrangler";
 
-type Limiter = {
-	name: string;
-	namespace_id: string;
-	simple: { limit: number; period?: 10 | 60 };
-};
+type Limiter = { name: string; namespace_id: string; simple: { limit: number; period?: 10 | 60 } };
 
 /**
  * Every Rate Limiting binding of the wrangler config at `configPath`, raised so far that the suite or the bench

@@ -11,11 +11,7 @@ const quiet = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" };
 
 /** Runs a wrangler command to completion and returns its output; throws when it fails. */
 export const wrangler = (args) => {
-	const result = spawnSync("wrangler", args, {
-		cwd: root,
-		encoding: "utf8",
-		env: quiet,
-	});
+	const result = spawnSync("wrangler", args, { cwd: root, encoding: "utf8", env: quiet });
 	if (result.status !== 0) {
 		throw new Error(`wrangler ${args.join(" ")}\n${result.stderr}`);
 	}
@@ -65,11 +61,7 @@ export const startWranglerDev = async ({
 			...(testScheduled ? ["--test-scheduled"] : []),
 			...(envFile ? ["--env-file", join(root, envFile)] : []),
 		],
-		{
-			cwd: root,
-			stdio: onLog ? ["ignore", "pipe", "pipe"] : "ignore",
-			env: { ...quiet, ...env },
-		},
+		{ cwd: root, stdio: onLog ? ["ignore", "pipe", "pipe"] : "ignore", env: { ...quiet, ...env } },
 	);
 	if (onLog) {
 		child.stdout.on("data", (chunk) => onLog(String(chunk)));

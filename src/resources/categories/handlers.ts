@@ -19,9 +19,7 @@ export const listCategories: AppRouteHandler<typeof routes.listCategories> = asy
 
 export const createCategory: AppRouteHandler<typeof routes.createCategory> = async (c) => {
 	const created = await queries.createCategory(writeContext(c), c.req.valid("json"));
-	return c.json(withETag(c, created), 201, {
-		Location: category.pathOf(created.id),
-	});
+	return c.json(withETag(c, created), 201, { Location: category.pathOf(created.id) });
 };
 
 export const getCategoryById: AppRouteHandler<typeof routes.getCategoryById> = async (c) => {

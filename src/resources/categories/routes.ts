@@ -17,12 +17,7 @@ export const listCategories = apiRoute({
 	summary: "List categories",
 	description: "Categories in id order.",
 	request: { query: z.object(pageQuery) },
-	responses: {
-		200: {
-			...jsonContent(Categories, "A page of categories."),
-			headers: linkHeader,
-		},
-	},
+	responses: { 200: { ...jsonContent(Categories, "A page of categories."), headers: linkHeader } },
 });
 
 export const createCategory = apiRoute({
@@ -36,9 +31,7 @@ export const createCategory = apiRoute({
 	description: "Names are unique once folded (compatibility forms and letter case).",
 	request: { body: jsonBody(NewCategory, "The category to add.") },
 	errors: ["category_exists"],
-	responses: {
-		201: createdContent(Category, "The new category."),
-	},
+	responses: { 201: createdContent(Category, "The new category.") },
 });
 
 export const getCategoryById = apiRoute({
@@ -51,9 +44,7 @@ export const getCategoryById = apiRoute({
 	description: "One category.",
 	request: { params },
 	errors: ["not_found"],
-	responses: {
-		200: jsonContent(Category, "The category."),
-	},
+	responses: { 200: jsonContent(Category, "The category.") },
 });
 
 export const replaceCategory = apiRoute({
@@ -73,9 +64,7 @@ export const replaceCategory = apiRoute({
 		}),
 	},
 	errors: ["not_found", "category_exists"],
-	responses: {
-		200: jsonContent(Category, "The replaced category."),
-	},
+	responses: { 200: jsonContent(Category, "The replaced category.") },
 });
 
 export const updateCategory = apiRoute({
@@ -89,9 +78,7 @@ export const updateCategory = apiRoute({
 	description: "Changes the given fields (at least one) and keeps the rest.",
 	request: { params, body: jsonBody(CategoryPatch, "The fields to change.") },
 	errors: ["not_found", "category_exists"],
-	responses: {
-		200: jsonContent(Category, "The updated category."),
-	},
+	responses: { 200: jsonContent(Category, "The updated category.") },
 });
 
 export const deleteCategory = apiRoute({
@@ -112,7 +99,5 @@ export const deleteCategory = apiRoute({
 		}),
 	},
 	errors: ["not_found", "category_in_use"],
-	responses: {
-		204: { description: "Deleted." },
-	},
+	responses: { 204: { description: "Deleted." } },
 });

@@ -10,11 +10,7 @@ export const listEvents: AppRouteHandler<typeof routes.listEvents> = async (c) =
 		c,
 		query,
 		// A cursor's position is past `after`, which its link carries along.
-		(filter) =>
-			queries.listEvents(c.var.db, {
-				...filter,
-				after: Math.max(filter.after, since),
-			}),
+		(filter) => queries.listEvents(c.var.db, { ...filter, after: Math.max(filter.after, since) }),
 		byId,
 	);
 	return c.json(page, 200);

@@ -9,12 +9,7 @@ import { byId } from "../../models/id";
 
 type EventFilter = Page & { type?: EventType[]; subject?: string };
 
-const event = {
-	id: events.id,
-	type: events.type,
-	createdAt: events.createdAt,
-	data: events.data,
-};
+const event = { id: events.id, type: events.type, createdAt: events.createdAt, data: events.data };
 
 /** The page of events after `filter.after`, oldest first, and the next one's first if there is one. */
 export const listEvents = async (db: Db, filter: EventFilter): Promise<Event[]> => {
@@ -37,9 +32,5 @@ export const listEvents = async (db: Db, filter: EventFilter): Promise<Event[]> 
 		filter.limit + 1,
 		byId,
 	);
-	return rows.map((row) => ({
-		...row,
-		type: row.type as EventType,
-		data: JSON.parse(row.data),
-	}));
+	return rows.map((row) => ({ ...row, type: row.type as EventType, data: JSON.parse(row.data) }));
 };

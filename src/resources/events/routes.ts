@@ -44,7 +44,5 @@ export const listEvents = apiRoute({
 				}),
 		}),
 	},
-	responses: {
-		200: { ...jsonContent(Events, "A page of events."), headers: linkHeader },
-	},
+	responses: { 200: { ...jsonContent(Events, "A page of events."), headers: linkHeader } },
 });

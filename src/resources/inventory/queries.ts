@@ -32,7 +32,4 @@ export const listInventory = async (db: Db, filter: InventoryFilter): Promise<In
 
 /** Sets the stock unless the item changed since `If-Match`, with its event. */
 export const setInventory = (ctx: WriteContext, petId: number, quantity: number) =>
-	changeOne(ctx, item, petId, {
-		set: { quantity },
-		event: "inventory.updated",
-	});
+	changeOne(ctx, item, petId, { set: { quantity }, event: "inventory.updated" });

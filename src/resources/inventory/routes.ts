@@ -20,10 +20,7 @@ export const listInventory = apiRoute({
 	lifecycle: { stability: "beta" },
 	request: { query: z.object({ ...pageQuery, status: statusQuery }) },
 	responses: {
-		200: {
-			...jsonContent(Inventory, "A page of inventory items."),
-			headers: linkHeader,
-		},
+		200: { ...jsonContent(Inventory, "A page of inventory items."), headers: linkHeader },
 	},
 });
 
@@ -38,9 +35,7 @@ export const getInventoryItem = apiRoute({
 	lifecycle: { stability: "beta" },
 	request: { params },
 	errors: ["not_found"],
-	responses: {
-		200: jsonContent(InventoryItem, "The inventory item."),
-	},
+	responses: { 200: jsonContent(InventoryItem, "The inventory item.") },
 });
 
 export const setInventory = apiRoute({
@@ -55,7 +50,5 @@ export const setInventory = apiRoute({
 	lifecycle: { stability: "experimental" },
 	request: { params, body: jsonBody(InventoryUpdate, "The new stock.") },
 	errors: ["not_found"],
-	responses: {
-		200: jsonContent(InventoryItem, "The inventory item."),
-	},
+	responses: { 200: jsonContent(InventoryItem, "The inventory item.") },
 });

@@ -19,9 +19,7 @@ export const listOrders: AppRouteHandler<typeof routes.listOrders> = async (c) =
 
 export const placeOrder: AppRouteHandler<typeof routes.placeOrder> = async (c) => {
 	const placed = await queries.placeOrder(writeContext(c), c.req.valid("json"));
-	return c.json(withETag(c, placed), 201, {
-		Location: order.pathOf(placed.id),
-	});
+	return c.json(withETag(c, placed), 201, { Location: order.pathOf(placed.id) });
 };
 
 export const getOrderById: AppRouteHandler<typeof routes.getOrderById> = async (c) => {

@@ -11,10 +11,7 @@ import type { NewOrder, Order, OrderPatch } from "../../models/order";
 const orderComplete = (id: number) =>
 	new ApiError("order_complete", `Order ${id} is complete and final.`);
 
-type OrderFilter = Page & {
-	petId?: number;
-	complete?: boolean;
-};
+type OrderFilter = Page & { petId?: number; complete?: boolean };
 
 /** The page of orders after `filter.after`, and the next one's first if there is one. */
 export const listOrders = (db: Db, filter: OrderFilter): Promise<Order[]> =>
@@ -39,10 +36,7 @@ export const placeOrder = (ctx: WriteContext, placement: NewOrder) => {
 	const { petId, quantity } = placement;
 	const petAvailable = exists(pets, and(eq(pets.id, petId), eq(pets.status, "available")));
 	return create(ctx, order, {
-		values: {
-			...placement,
-			shipDate: placement.shipDate ?? new Date(ctx.now).toISOString(),
-		},
+		values: { ...placement, shipDate: placement.shipDate ?? new Date(ctx.now).toISOString() },
 		before: (allowed) =>
 			ctx.db
 				.update(inventory)
@@ -108,11 +102,7 @@ export const cancelOrder = (ctx: WriteContext, id: number) =>
 							version: sql`${inventory.version} + 1`,
 						})
 						.where(eq(inventory.petId, petId)),
-					event: {
-						type: "inventory.updated",
-						resource: inventoryItem,
-						key: petId,
-					},
+					event: { type: "inventory.updated", resource: inventoryItem, key: petId },
 				},
 			];
 		},

@@ -32,9 +32,7 @@ export const listOrders = apiRoute({
 				}),
 		}),
 	},
-	responses: {
-		200: { ...jsonContent(Orders, "A page of orders."), headers: linkHeader },
-	},
+	responses: { 200: { ...jsonContent(Orders, "A page of orders."), headers: linkHeader } },
 });
 
 export const placeOrder = apiRoute({
@@ -47,13 +45,9 @@ export const placeOrder = apiRoute({
 	summary: "Place an order",
 	description:
 		"Takes the quantity from the pet's stock and stores the order in one atomic batch; the pet must be available. Send an `Idempotency-Key` to make retries safe.",
-	request: {
-		body: jsonBody(NewOrder, "The order to place."),
-	},
+	request: { body: jsonBody(NewOrder, "The order to place.") },
 	errors: ["pet_not_available", "insufficient_stock", "unknown_pet"],
-	responses: {
-		201: createdContent(OrderResponse, "The new order (`complete: false`)."),
-	},
+	responses: { 201: createdContent(OrderResponse, "The new order (`complete: false`).") },
 });
 
 export const getOrderById = apiRoute({
@@ -66,9 +60,7 @@ export const getOrderById = apiRoute({
 	description: "One order.",
 	request: { params },
 	errors: ["not_found"],
-	responses: {
-		200: jsonContent(OrderResponse, "The order."),
-	},
+	responses: { 200: jsonContent(OrderResponse, "The order.") },
 });
 
 export const updateOrder = apiRoute({
@@ -84,14 +76,10 @@ export const updateOrder = apiRoute({
 	request: {
 		params,
 		// Rescheduling: an example sent as it stands leaves the order open, so that it can still be cancelled.
-		body: jsonBody(OrderPatch, "The fields to change.", {
-			shipDate: "2026-12-27T09:00:00.000Z",
-		}),
+		body: jsonBody(OrderPatch, "The fields to change.", { shipDate: "2026-12-27T09:00:00.000Z" }),
 	},
 	errors: ["not_found", "order_complete"],
-	responses: {
-		200: jsonContent(OrderResponse, "The updated order."),
-	},
+	responses: { 200: jsonContent(OrderResponse, "The updated order.") },
 });
 
 export const cancelOrder = apiRoute({
@@ -105,7 +93,5 @@ export const cancelOrder = apiRoute({
 	description: "Deletes an open order and returns its quantity to stock in one atomic batch.",
 	request: { params },
 	errors: ["not_found", "order_complete"],
-	responses: {
-		204: { description: "Cancelled." },
-	},
+	responses: { 204: { description: "Cancelled." } },
 });

@@ -19,9 +19,7 @@ export const listPets: AppRouteHandler<typeof routes.listPets> = async (c) => {
 
 export const createPet: AppRouteHandler<typeof routes.createPet> = async (c) => {
 	const created = await queries.createPet(writeContext(c), c.req.valid("json"));
-	return c.json(withETag(c, created), 201, {
-		Location: pet.pathOf(created.id),
-	});
+	return c.json(withETag(c, created), 201, { Location: pet.pathOf(created.id) });
 };
 
 export const getPetById: AppRouteHandler<typeof routes.getPetById> = async (c) => {

@@ -14,11 +14,7 @@ import type { PetStatus } from "../../models/pet-status";
 const unknownCategory = (id: number) =>
 	new ApiError("unknown_category", `Category ${id} does not exist.`);
 
-type PetFilter = Page & {
-	status?: PetStatus[];
-	categoryId?: number;
-	name?: string;
-};
+type PetFilter = Page & { status?: PetStatus[]; categoryId?: number; name?: string };
 
 /**
  * The page of pets after `filter.after`, and the next one's first if there is one: a walk in id order per status;
@@ -45,10 +41,7 @@ export const listPets = async (db: Db, filter: PetFilter): Promise<Window<Pet>> 
 		({ answer }) => answer.id,
 		windowEnd,
 	);
-	return {
-		rows: rows.map(({ answer }) => answer),
-		through: alongside[0]?.through,
-	};
+	return { rows: rows.map(({ answer }) => answer), through: alongside[0]?.through };
 };
 
 /**
@@ -88,11 +81,7 @@ export const updatePet = (ctx: WriteContext, id: number, changes: PetPatch) =>
 								.update(pets)
 								.set({ status: changes.status })
 								.where(and(allowed, ne(pets.status, changes.status))),
-							event: {
-								type: "inventory.updated",
-								resource: inventoryItem,
-								key: id,
-							},
+							event: { type: "inventory.updated", resource: inventoryItem, key: id },
 						},
 					],
 		event: "pet.updated",

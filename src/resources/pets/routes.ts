@@ -39,9 +39,7 @@ export const listPets = apiRoute({
 				}),
 		}),
 	},
-	responses: {
-		200: { ...jsonContent(Pets, "A page of pets."), headers: linkHeader },
-	},
+	responses: { 200: { ...jsonContent(Pets, "A page of pets."), headers: linkHeader } },
 });
 
 export const createPet = apiRoute({
@@ -55,9 +53,7 @@ export const createPet = apiRoute({
 	description: "Creates the pet and its inventory item (quantity 0) atomically.",
 	request: { body: jsonBody(NewPet, "The pet to add.") },
 	errors: ["unknown_category"],
-	responses: {
-		201: createdContent(Pet, "The new pet."),
-	},
+	responses: { 201: createdContent(Pet, "The new pet.") },
 });
 
 export const getPetById = apiRoute({
@@ -71,9 +67,7 @@ export const getPetById = apiRoute({
 	lifecycle: { deprecated: { since: "2026-11-20", sunset: "2027-06-30" } },
 	request: { params },
 	errors: ["not_found"],
-	responses: {
-		200: jsonContent(Pet, "The pet."),
-	},
+	responses: { 200: jsonContent(Pet, "The pet.") },
 });
 
 export const replacePet = apiRoute({
@@ -87,9 +81,7 @@ export const replacePet = apiRoute({
 	description: "Replaces every field; an omitted status becomes `available`.",
 	request: { params, body: jsonBody(NewPet, "The pet's new state.") },
 	errors: ["not_found", "unknown_category"],
-	responses: {
-		200: jsonContent(Pet, "The replaced pet."),
-	},
+	responses: { 200: jsonContent(Pet, "The replaced pet.") },
 });
 
 export const updatePet = apiRoute({
@@ -103,9 +95,7 @@ export const updatePet = apiRoute({
 	description: "Changes the given fields (at least one) and keeps the rest.",
 	request: { params, body: jsonBody(PetPatch, "The fields to change.") },
 	errors: ["not_found", "unknown_category"],
-	responses: {
-		200: jsonContent(Pet, "The updated pet."),
-	},
+	responses: { 200: jsonContent(Pet, "The updated pet.") },
 });
 
 export const deletePet = apiRoute({
@@ -119,7 +109,5 @@ export const deletePet = apiRoute({
 	description: "Deletes the pet and its inventory item; a pet with open orders cannot be deleted.",
 	request: { params },
 	errors: ["not_found", "pet_has_open_orders"],
-	responses: {
-		204: { description: "Deleted." },
-	},
+	responses: { 204: { description: "Deleted." } },
 });

@@ -23,9 +23,7 @@ export const listWebhooks: AppRouteHandler<typeof routes.listWebhooks> = async (
 
 export const createWebhook: AppRouteHandler<typeof routes.createWebhook> = async (c) => {
 	const created = await webhooks.createWebhook(writeContext(c), c.env, c.req.valid("json"));
-	return c.json(withETag(c, created), 201, {
-		Location: webhook.pathOf(created.id),
-	});
+	return c.json(withETag(c, created), 201, { Location: webhook.pathOf(created.id) });
 };
 
 export const getWebhook: AppRouteHandler<typeof routes.getWebhook> = async (c) => {

@@ -54,11 +54,7 @@ const deliveries = {
 				],
 				requestBody: {
 					required: true,
-					content: {
-						"application/json": {
-							schema: { $ref: "#/components/schemas/Event" },
-						},
-					},
+					content: { "application/json": { schema: { $ref: "#/components/schemas/Event" } } },
 				},
 				// The receiver authenticates us by the signature, not by a scheme of the document.
 				security: [],
@@ -86,12 +82,7 @@ export const listWebhooks = apiRoute({
 	summary: "List webhooks",
 	description: "Every webhook with its delivery state, without its secret.",
 	request: { query: z.object(pageQuery) },
-	responses: {
-		200: {
-			...jsonContent(Webhooks, "A page of webhooks."),
-			headers: linkHeader,
-		},
-	},
+	responses: { 200: { ...jsonContent(Webhooks, "A page of webhooks."), headers: linkHeader } },
 });
 
 export const createWebhook = apiRoute({
@@ -106,9 +97,7 @@ export const createWebhook = apiRoute({
 	request: { body: jsonBody(NewWebhook, "The endpoint and what it receives.") },
 	errors: ["webhook_limit", "gone"],
 	callbacks: deliveries,
-	responses: {
-		201: createdContent(CreatedWebhook, "The new webhook, with its secret."),
-	},
+	responses: { 201: createdContent(CreatedWebhook, "The new webhook, with its secret.") },
 });
 
 export const getWebhook = apiRoute({
@@ -149,10 +138,7 @@ export const updateWebhook = apiRoute({
 	summary: "Change a webhook",
 	description:
 		"Changes its URL or event types, or re-enables it (`disabled: false`): deliveries that were waiting resume at once, and events from while it was disabled can be replayed. Its delivery state is not part of its ETag.",
-	request: {
-		params,
-		body: jsonBody(WebhookPatch, "The fields to change; at least one."),
-	},
+	request: { params, body: jsonBody(WebhookPatch, "The fields to change; at least one.") },
 	errors: ["not_found"],
 	responses: { 200: jsonContent(Webhook, "The changed webhook.") },
 });
@@ -168,9 +154,7 @@ export const rotateWebhookSecret = apiRoute({
 	description: `Answers a new signing secret, shown this once. Every secret it replaces keeps signing for ${inWords(durations.secretOverlap)} after its own rotation, so that receivers can switch over: a delivery carries one signature per such secret, the newest first.`,
 	request: { params },
 	errors: ["not_found"],
-	responses: {
-		200: jsonContent(CreatedWebhook, "The webhook, with its new secret."),
-	},
+	responses: { 200: jsonContent(CreatedWebhook, "The webhook, with its new secret.") },
 });
 
 export const replayWebhook = apiRoute({
@@ -182,10 +166,7 @@ export const replayWebhook = apiRoute({
 	summary: "Re-send a webhook's events",
 	description:
 		"Re-sends the events the webhook receives, from its creation on, whose id is greater than `after`, each from its first attempt. Accepted at once and worked through in the background; while the webhook is disabled, the replay waits for it.",
-	request: {
-		params,
-		body: jsonBody(WebhookReplay, "Where to resume."),
-	},
+	request: { params, body: jsonBody(WebhookReplay, "Where to resume.") },
 	errors: ["not_found"],
 	responses: { 202: { description: "Accepted: the events will be sent." } },
 });
@@ -201,9 +182,6 @@ export const listWebhookDeliveries = apiRoute({
 	request: { params, query: z.object(pageQuery) },
 	errors: ["not_found"],
 	responses: {
-		200: {
-			...jsonContent(WebhookDeliveries, "A page of attempts."),
-			headers: linkHeader,
-		},
+		200: { ...jsonContent(WebhookDeliveries, "A page of attempts."), headers: linkHeader },
 	},
 });

@@ -53,9 +53,7 @@ const oneWebhook = { params: { path: { webhookId: 1 } } };
 export const placedOrder = async () =>
 	ok(
 		await client.POST("/store/orders", {
-			params: {
-				header: { "Idempotency-Key": "7f9c2ba4-e88f-4a1b-9d3c-2a8c5e6b1f00" },
-			},
+			params: { header: { "Idempotency-Key": "7f9c2ba4-e88f-4a1b-9d3c-2a8c5e6b1f00" } },
 			body: { petId: 1, quantity: 2, shipDate: "2026-12-24T09:00:00Z" },
 		}),
 	);
@@ -63,9 +61,7 @@ export const placedOrder = async () =>
 export const everyOperation = async () => [
 	ok(await client.GET("/health")).status,
 	...ok(
-		await client.GET("/pets", {
-			params: { query: { status: ["available"], name: "re" } },
-		}),
+		await client.GET("/pets", { params: { query: { status: ["available"], name: "re" } } }),
 	).map(pet),
 	pet(ok(await client.POST("/pets", { body: { name: "Rex", categoryId: 1 } }))),
 	pet(ok(await client.GET("/pets/{petId}", { params: { path: id } }))),
@@ -77,23 +73,12 @@ export const everyOperation = async () => [
 			}),
 		),
 	),
-	pet(
-		ok(
-			await client.PATCH("/pets/{petId}", {
-				params: { path: id },
-				body: { status: "sold" },
-			}),
-		),
-	),
+	pet(ok(await client.PATCH("/pets/{petId}", { params: { path: id }, body: { status: "sold" } }))),
 	(await client.DELETE("/pets/{petId}", { params: { path: id } })).response.status,
 	...ok(await client.GET("/categories", { params: { query: { limit: 10 } } })).map(category),
 	category(ok(await client.POST("/categories", { body: { name: "Dog" } }))),
 	category(
-		ok(
-			await client.GET("/categories/{categoryId}", {
-				params: { path: { categoryId: 1 } },
-			}),
-		),
+		ok(await client.GET("/categories/{categoryId}", { params: { path: { categoryId: 1 } } })),
 	),
 	category(
 		ok(
@@ -111,24 +96,13 @@ export const everyOperation = async () => [
 			}),
 		),
 	),
-	(
-		await client.DELETE("/categories/{categoryId}", {
-			params: { path: { categoryId: 1 } },
-		})
-	).response.status,
+	(await client.DELETE("/categories/{categoryId}", { params: { path: { categoryId: 1 } } }))
+		.response.status,
 	...ok(
-		await client.GET("/store/orders", {
-			params: { query: { petId: 1, complete: false } },
-		}),
+		await client.GET("/store/orders", { params: { query: { petId: 1, complete: false } } }),
 	).map(order),
 	order(await placedOrder()),
-	order(
-		ok(
-			await client.GET("/store/orders/{orderId}", {
-				params: { path: { orderId: 1 } },
-			}),
-		),
-	),
+	order(ok(await client.GET("/store/orders/{orderId}", { params: { path: { orderId: 1 } } }))),
 	order(
 		ok(
 			await client.PATCH("/store/orders/{orderId}", {
@@ -137,16 +111,11 @@ export const everyOperation = async () => [
 			}),
 		),
 	),
-	(
-		await client.DELETE("/store/orders/{orderId}", {
-			params: { path: { orderId: 1 } },
-		})
-	).response.status,
-	...ok(
-		await client.GET("/store/inventory", {
-			params: { query: { status: ["sold"] } },
-		}),
-	).map(item),
+	(await client.DELETE("/store/orders/{orderId}", { params: { path: { orderId: 1 } } })).response
+		.status,
+	...ok(await client.GET("/store/inventory", { params: { query: { status: ["sold"] } } })).map(
+		item,
+	),
 	item(ok(await client.GET("/store/inventory/{petId}", { params: { path: id } }))),
 	item(
 		ok(
@@ -169,10 +138,7 @@ export const everyOperation = async () => [
 	webhook(
 		ok(
 			await client.POST("/webhooks", {
-				body: {
-					url: "https://shop.example.com/hook",
-					events: ["order.placed"],
-				},
+				body: { url: "https://shop.example.com/hook", events: ["order.placed"] },
 			}),
 		),
 	),
@@ -181,32 +147,14 @@ export const everyOperation = async () => [
 			body: { url: "https://shop.example.com/hook", events: ["pet.created"] },
 		}),
 	).secret,
+	webhook(ok(await client.GET("/webhooks/{webhookId}", { params: { path: { webhookId: 1 } } }))),
 	webhook(
-		ok(
-			await client.GET("/webhooks/{webhookId}", {
-				params: { path: { webhookId: 1 } },
-			}),
-		),
-	),
-	webhook(
-		ok(
-			await client.PATCH("/webhooks/{webhookId}", {
-				...oneWebhook,
-				body: { disabled: false },
-			}),
-		),
+		ok(await client.PATCH("/webhooks/{webhookId}", { ...oneWebhook, body: { disabled: false } })),
 	),
 	ok(await client.POST("/webhooks/{webhookId}/rotate-secret", oneWebhook)).secret,
-	(
-		await client.POST("/webhooks/{webhookId}/replay", {
-			...oneWebhook,
-			body: { after: 41 },
-		})
-	).response.status,
+	(await client.POST("/webhooks/{webhookId}/replay", { ...oneWebhook, body: { after: 41 } }))
+		.response.status,
 	...ok(await client.GET("/webhooks/{webhookId}/deliveries", oneWebhook)).map(attempt),
-	(
-		await client.DELETE("/webhooks/{webhookId}", {
-			params: { path: { webhookId: 1 } },
-		})
-	).response.status,
+	(await client.DELETE("/webhooks/{webhookId}", { params: { path: { webhookId: 1 } } })).response
+		.status,
 ];

@@ -2,13 +2,7 @@
 // of an `order.placed` event, each typed as the API always answers it. A generated type that leaves one
 // optional does not compile here.
 
-type Order = {
-	id: number;
-	petId: number;
-	quantity: number;
-	shipDate: string;
-	complete: boolean;
-};
+type Order = { id: number; petId: number; quantity: number; shipDate: string; complete: boolean };
 
 /** Every field of an order. */
 export const orderLine = (order: Order) =>

@@ -2,10 +2,7 @@
 // Scalar shows natively, and operations marked x-hideTryItPanel lose their try-it button.
 
 // Scalar bundles zod; without this it probes `new Function("")`, which the page's CSP (rightly) refuses.
-globalThis.__zod_globalConfig = {
-	...globalThis.__zod_globalConfig,
-	jitless: true,
-};
+globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: true };
 
 const methods = ["get", "put", "post", "delete", "patch"];
 const betaBadge = { name: "Beta", position: "before", color: "#1763a6" };
@@ -41,11 +38,7 @@ const prepare = (doc) => {
 			}
 			const sunset = operation["x-deprecated-sunset"];
 			if (operation.deprecated && sunset) {
-				badges.push({
-					name: `Sunset ${inWords(sunset)}`,
-					position: "after",
-					color: sunsetColor,
-				});
+				badges.push({ name: `Sunset ${inWords(sunset)}`, position: "after", color: sunsetColor });
 				operation.description = `**Deprecated.** Sunset date: **${inWords(sunset)}**.\n\n${operation.description ?? ""}`;
 			}
 			if (badges.length > 0) operation["x-badges"] = badges;
@@ -91,9 +84,7 @@ const mount = (doc) => {
 
 document.addEventListener("DOMContentLoaded", async () => {
 	try {
-		const response = await fetch("/doc", {
-			headers: { accept: "application/json" },
-		});
+		const response = await fetch("/doc", { headers: { accept: "application/json" } });
 		if (!response.ok) throw new Error(`GET /doc answered ${response.status}`);
 		mount(await response.json());
 	} catch (error) {
