@@ -404,7 +404,7 @@ describe("an endpoint whose Durable Object fails", () => {
 			await deliverAt(broken.id, later + minute + run * second);
 		}
 		expect(new Set(receivers.ids(broken.url)).size).toBe(120);
-	});
+	}, 30_000); // 120 events, two endpoints, three sweeps: seconds on a loaded machine
 });
 
 describe("isolation", () => {
