@@ -62,6 +62,7 @@ describe("POST /categories", () => {
 		["a zero-width space", "D\u200bog"],
 		["a soft hyphen", "Do\u00adg"],
 		["a zero-width joiner", "\u200dDog"],
+		["a blank Braille cell", "Do\u2800g\u2800"],
 	])("treats a name that differs only by %s as the same name", async (_, twin) => {
 		const suffix = uniqueName("");
 		await createCategory(`Dog${suffix}`);

@@ -544,7 +544,12 @@ describe("a tool call stays inside its route", () => {
 
 	it("refuses an argument the tool does not take, and arguments that are not an object", async () => {
 		validationError((await call("listPets", { colour: "red" })).result, "arguments.colour");
-		for (const args of [[1], "petId", 7]) {
+		// Names every object has, which a plain lookup would find.
+		for (const name of ["toString", "constructor", "__proto__"]) {
+			const args = JSON.parse(`{"${name}": 1}`);
+			validationError((await call("placeOrder", args)).result, `arguments.${name}`);
+		}
+		for (const args of [[1], "petId", 7, null]) {
 			validationError((await call("getPetById", args)).result, "arguments");
 		}
 	});
@@ -574,6 +579,25 @@ describe("the /mcp door holds the API's rules", () => {
 			expect((await post(message("tools/list"), headers, app)).status).toBe(200);
 		}
 		expect((await post(message("tools/list"), pageOf("null"), configured)).status).toBe(403);
+	});
+
+	it("locally, takes only a loopback host for its own: a page whose name was rebound to this machine is refused", async () => {
+		const local = testApp({ bindings: { LOCAL_DEVELOPMENT: "true" } });
+		const from = (base: string) =>
+			local.request(`${base}/mcp`, {
+				method: "POST",
+				headers: {
+					"content-type": "application/json",
+					accept: "application/json, text/event-stream",
+					"mcp-protocol-version": current,
+					"mcp-method": "tools/list",
+					origin: base,
+				},
+				body: JSON.stringify(message("tools/list")),
+			});
+		expect((await from("http://rebind.attacker.example:8787")).status).toBe(403);
+		expect((await from("http://127.0.0.1:8787")).status).toBe(200);
+		expect((await from("http://localhost:8787")).status).toBe(200);
 	});
 
 	it("carries the request id, the secure headers and no-store on every answer, a webhook's secret too", async () => {

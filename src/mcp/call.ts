@@ -54,7 +54,7 @@ const partsOf = (tool: ApiTool, args: unknown) => {
 		body: {},
 	};
 	for (const [name, value] of Object.entries(args)) {
-		const place = tool.places[name];
+		const place = Object.hasOwn(tool.places, name) ? tool.places[name] : undefined;
 		if (!place) throw invalid(`arguments.${name}`, "Unknown argument.");
 		if (value !== undefined) text[place][name] = asText(value);
 	}

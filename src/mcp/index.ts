@@ -7,6 +7,9 @@ import { ApiError, type ErrorBody } from "../models/error";
 import type { Message } from "./server";
 import type { ApiTool } from "./tools";
 
+/** The hosts of this machine, as `URL.hostname` writes them. */
+const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
 /** Where the Model Context Protocol is served (API.md §12). */
 export const mcpPath = "/mcp";
 
@@ -43,8 +46,12 @@ const unsupported = (c: Context, requested: string, id: unknown = null) =>
 export const mcpDoor: MiddlewareHandler<AppEnv> = async (c, next) => {
 	c.header("Cache-Control", "no-store");
 	const origin = c.req.header("origin");
+	const own = new URL(c.req.url);
+	// Locally, `wrangler dev` answers any Host: a page whose name was rebound to this machine would pass for the
+	// API's own origin, so there only a loopback host is.
+	const rebound = c.env.LOCAL_DEVELOPMENT === "true" && !loopback.test(own.hostname);
 	const allowed = [
-		new URL(c.req.url).origin,
+		...(rebound ? [] : [own.origin]),
 		...(c.env.MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()),
 	];
 	if (origin && !allowed.includes(origin)) {

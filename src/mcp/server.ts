@@ -32,7 +32,10 @@ export const serveMcp = (
 	tools: Map<string, ApiTool>,
 	caller: Caller,
 ) => {
-	const args = message.params?.arguments ?? {};
+	// Absent means none; anything else, `null` included, is for the call to judge.
+	const { arguments: args = {} } = isObject(message.params)
+		? (message.params as { arguments?: unknown })
+		: {};
 	const handler = createMcpHandler(() => {
 		const server = new Server(
 			{ name: "petstore-api", version: documentConfig.info.version },
