@@ -9,11 +9,12 @@ import { root, wrangler } from "../support/wrangler-dev.mjs";
 const { scripts } = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
 
 describe("npm run deploy", () => {
-	it("applies the migrations to the remote database before it deploys the code", () => {
+	it("applies the migrations to the remote database before it deploys the code, and re-keys names after", () => {
 		const [migrate, deploy, ...rest] = scripts.deploy.split(" && ");
 		expect(migrate).toBe("wrangler d1 migrations apply DB --remote");
 		expect(deploy).toMatch(/^wrangler deploy\b/);
-		expect(rest).toEqual([]);
+		// Once the code that folds names the new way runs, no old Worker can write an old key after the re-key.
+		expect(rest).toEqual(["npm run db:rekey -- --remote"]);
 	});
 
 	it("deploys a minified bundle with its source map", async () => {
