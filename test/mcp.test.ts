@@ -261,7 +261,7 @@ describe("the tools are the operations of /doc", () => {
 		expect(flagsOf(routes.listPets)?.auth).toBeUndefined();
 	});
 
-	it("annotates reads, deletes and idempotent writes, and states deprecation and stability", async () => {
+	it("annotates reads, deletes and the writes that are idempotent whatever their arguments, and states deprecation and stability", async () => {
 		const tools = Object.fromEntries(
 			(await (await connect({})).listTools()).tools.map((tool) => [tool.name, tool]),
 		);
@@ -275,10 +275,11 @@ describe("the tools are the operations of /doc", () => {
 			destructiveHint: true,
 			idempotentHint: true,
 		});
+		// Its Idempotency-Key is optional: a repeat without one places another order.
 		expect(tools.placeOrder.annotations).toMatchObject({
 			readOnlyHint: false,
 			destructiveHint: false,
-			idempotentHint: true,
+			idempotentHint: false,
 		});
 		expect(tools.updatePet.annotations?.idempotentHint).toBe(false);
 		expect(tools.getPetById.description).toContain("deprecated, sunset 2027-06-30");
@@ -645,7 +646,7 @@ describe("the /mcp door holds the API's rules", () => {
 		expect(categories.map((category) => category.name)).not.toContain(name);
 	});
 
-	it("counts every /mcp request on the read budget of its address, once: a call of a read spends it as the REST request does", async () => {
+	it("counts every /mcp request on the read budget of its address, once, whatever its operation answers", async () => {
 		const limited = testApp({ bindings: { READ_LIMITER: env.TINY_LIMITER } });
 		const send = (body: unknown, address: string) =>
 			post(body, { "cf-connecting-ip": address }, limited);
@@ -668,10 +669,7 @@ describe("the /mcp door holds the API's rules", () => {
 				structuredContent: { quantity: 1 },
 			});
 		}
-		expect((await rpc(await send(read, reader))).result).toMatchObject({
-			isError: true,
-			structuredContent: { code: "rate_limited" },
-		});
+		expect((await send(read, reader)).status).toBe(429);
 
 		const invalid = message("tools/call", { name: "getInventoryItem", arguments: { petId: "." } });
 		const prober = "198.51.100.35";
@@ -681,6 +679,21 @@ describe("the /mcp door holds the API's rules", () => {
 			});
 		}
 		expect((await send(invalid, prober)).status).toBe(429);
+
+		// A read that needs the token, sent without it, and JSON that is not, are counted too.
+		const unauthorized = "198.51.100.37";
+		const listWebhooks = message("tools/call", { name: "listWebhooks", arguments: {} });
+		for (let request = 0; request < 2; request++) {
+			expect((await rpc(await send(listWebhooks, unauthorized))).result).toMatchObject({
+				structuredContent: { code: "unauthorized" },
+			});
+		}
+		expect((await send(listWebhooks, unauthorized)).status).toBe(429);
+		const garbled = "198.51.100.38";
+		for (let request = 0; request < 2; request++) {
+			expect((await send("{", garbled)).status).toBe(400);
+		}
+		expect((await send(message("tools/list"), garbled)).status).toBe(429);
 
 		// A call of a write spends the read budget too, before it is sent, beside the write budget of its token.
 		const write = (name: string) =>
@@ -717,6 +730,11 @@ describe("the /mcp door holds the API's rules", () => {
 			id: null,
 			error: { code: -32700, data: { code: "malformed_json" } },
 		});
+		for (const notAMessage of ["null", "7", '"tools/list"']) {
+			const refused = await post(notAMessage);
+			expect(refused.status).toBe(400);
+			expect(await refused.json()).toMatchObject({ error: { code: -32600 } });
+		}
 		const latin1 = await testApp().request("/mcp", {
 			method: "POST",
 			headers: { "content-type": "application/json" },

@@ -11,22 +11,25 @@ type Nullable<P extends Projection> = {
 }[keyof P];
 
 /** A resource as the API answers it: a nullable column that holds null is left out (API.md §1). */
-export type Answer<P extends Projection> = {
+type Answer<P extends Projection> = {
 	[K in Exclude<keyof P, Nullable<P>>]: P[K]["_"]["data"];
 } & { [K in Nullable<P>]?: P[K]["_"]["data"] };
 
 /**
- * A column's value as JSON: a boolean column holds 0 or 1, which the API answers as `false` or `true`; a JSON
- * column holds JSON text, answered as the value it encodes.
+ * A column's value as JSON: a boolean column holds 0 or 1, which the API answers as `false` or `true` (and NULL as
+ * null); a JSON column holds JSON text, answered as the value it encodes.
  */
 const jsonValue = (column: SQLiteColumn) => {
 	if (column.columnType === "SQLiteBoolean") {
-		return sql`json(CASE WHEN ${column} THEN 'true' ELSE 'false' END)`;
+		return sql`json(CASE WHEN ${column} IS NULL THEN NULL WHEN ${column} THEN 'true' ELSE 'false' END)`;
 	}
 	return column.columnType === "SQLiteTextJson" ? sql`json(${column})` : sql`${column}`;
 };
 
-/** `'name', value, …`: the names are the model's field names, written as literals rather than bound. */
+/**
+ * `'name', value, …`: the names are the model's field names (identifiers of our code, never input), written as
+ * literals so that they bind none of the 100 parameters D1 allows a statement.
+ */
 const pairs = (entries: [string, SQLiteColumn][]) =>
 	sql.join(
 		entries.map(([name, column]) => sql`${sql.raw(`'${name}'`)}, ${jsonValue(column)}`),
@@ -36,7 +39,8 @@ const pairs = (entries: [string, SQLiteColumn][]) =>
 /**
  * The projection's row as the API answers it, built as JSON in SQL, the one place the rule for absent values
  * lives: the same names, booleans as booleans, and nullable columns left out when null (`json_patch` drops a
- * null member). Reads, lists, events and idempotent replays all answer this.
+ * null member, and would drop those inside a nullable JSON column too, which no resource has). Reads, lists,
+ * events and idempotent replays all answer this.
  */
 const jsonObject = (projection: Projection) => {
 	const entries = Object.entries(projection);

@@ -33,6 +33,9 @@ export type RowValues<T extends SQLiteTable> = {
 	[K in keyof T["$inferInsert"]]: T["$inferInsert"][K] | SQL;
 };
 
+/** What a column holds when a write does not say: its default, or NULL. */
+const defaultOf = (column: SQLiteColumn) => column.default ?? column.defaultFn?.() ?? null;
+
 /**
  * A row of `table` as a SELECT's fields, in the table's column order (as `INSERT … SELECT` needs): `values` by
  * field name, each column it leaves out its default, or NULL.
@@ -41,7 +44,7 @@ const rowOf = <T extends SQLiteTable>(table: T, values: RowValues<T>) =>
 	Object.fromEntries(
 		Object.entries(getTableColumns(table)).map(([field, column]) => {
 			const given = (values as Record<string, unknown>)[field];
-			const value = given === undefined ? (column.default ?? column.defaultFn?.() ?? null) : given;
+			const value = given === undefined ? defaultOf(column) : given;
 			return [field, sql`${is(value, SQL) ? value : sql.param(value, column)}`.as(column.name)];
 		}),
 	) as { [K in keyof T["$inferInsert"]]-?: SQL.Aliased };
@@ -125,7 +128,7 @@ const cleared = (resource: Resource) =>
 			([field, column]) =>
 				column.table !== resource.table || column.primary || (column.notNull && !column.hasDefault)
 					? []
-					: [[field, column.default ?? null]],
+					: [[field, defaultOf(column)]],
 		),
 	);
 

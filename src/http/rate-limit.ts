@@ -37,9 +37,12 @@ export const limitWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
 	await next();
 };
 
-/** Limits reads per address, on a generous budget of their own. */
+/** Counts a read on its address's budget, a generous one of its own; refuses it past the budget. */
+export const spendReads = (c: Context<AppEnv>) => spend(c, c.env.READ_LIMITER, addressOf(c));
+
+/** Limits reads per address. */
 export const limitReads: MiddlewareHandler<AppEnv> = async (c, next) => {
-	await spend(c, c.env.READ_LIMITER, addressOf(c));
+	await spendReads(c);
 	await next();
 };
 

@@ -2,13 +2,16 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, Handler, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
-import { limitReads } from "../http/rate-limit";
+import { spendReads } from "../http/rate-limit";
 import { ApiError, type ErrorBody } from "../models/error";
 import type { Message } from "./server";
 import type { ApiTool } from "./tools";
 
 /** The hosts of this machine, as `URL.hostname` writes them. */
 const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/** The read budget of a `/mcp` request, spent once at its door: the operation a call runs does not spend it again. */
+const budgetSpent: RateLimit = { limit: async () => ({ success: true }) };
 
 /** Where the Model Context Protocol is served (API.md §12). */
 export const mcpPath = "/mcp";
@@ -80,6 +83,10 @@ export const mcpDoor: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 	let tools: Map<string, ApiTool> | undefined;
 	return async (c) => {
+		// Every request spends the read budget of its address once, at once, while it is read; a call waits for it
+		// before its operation runs, and the operation spends no read budget again (a write spends its own).
+		const spent = spendReads(c);
+		spent.catch(() => {});
 		let message: Message;
 		try {
 			message = JSON.parse(await c.req.text());
@@ -92,6 +99,9 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 				"One JSON-RPC message per request: batches are not part of the protocol.",
 			);
 		}
+		if (typeof message !== "object" || message === null) {
+			throw new ApiError("validation_error", "A JSON-RPC message is an object.");
+		}
 		const [{ toolsOf }, { serveMcp }] = await Promise.all([import("./tools"), import("./server")]);
 		tools ??= toolsOf(app);
 		const headers = new Headers({ "x-request-id": c.var.requestId });
@@ -99,28 +109,20 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 			const value = c.req.header(name);
 			if (value) headers.set(name, value);
 		}
-		// Every request spends the read budget of its address once. A call of a read spends it in the operation, as
-		// the REST request does; any other request spends it at once, while the SDK reads it, and a write waits.
-		const called = message?.method === "tools/call" && message.params?.name;
-		const readCall = tools.get(String(called))?.route.method === "get";
-		const spend = () => limitReads(c, async () => {});
-		const spent = readCall ? undefined : spend();
-		spent?.catch(() => {});
-		let reached = false;
-		const requested = message?.params?._meta?.[versionKey];
+		const env = { ...c.env, READ_LIMITER: budgetSpent };
+		const requested = message.params?._meta?.[versionKey];
 		const answer =
 			typeof requested === "string" && requested !== current
 				? unsupported(c, requested, message.id)
 				: await serveMcp(c.req.raw, message, tools, {
 						fetch: async (request) => {
-							reached = true;
 							await spent;
-							return app.fetch(request, c.env, c.executionCtx);
+							return app.fetch(request, env, c.executionCtx);
 						},
 						origin: new URL(c.req.url).origin,
 						headers,
 					});
-		await (spent ?? (reached ? undefined : spend()));
+		await spent;
 		// Through the context, so that the answer carries the request id, the secure headers and `no-store` (an
 		// event stream's own says `no-cache`).
 		return c.body(

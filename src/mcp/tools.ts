@@ -1,6 +1,7 @@
 import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
 import type { Tool } from "@modelcontextprotocol/server";
 import type { AppEnv } from "../env";
+import { isWrite } from "../http/methods";
 import { flagsOf } from "../http/route";
 import { documentConfig } from "../openapi";
 
@@ -34,7 +35,7 @@ export type Place = "path" | "query" | "header" | "body";
 export type ApiTool = { tool: Tool; route: RouteConfig; places: Record<string, Place> };
 
 /** Where a tool's `_meta` says what the route declares: the HTTP operation and its lifecycle. */
-export const metaKey = "petstore.example/operation";
+const metaKey = "petstore.example/operation";
 
 /**
  * A schema of the document as plain JSON Schema, which every client and model provider takes: references
@@ -81,7 +82,7 @@ const toolOf = (
 	inline: (schema: Schema) => Schema,
 ): ApiTool => {
 	const method = route.method.toUpperCase();
-	const { lifecycle, idempotent } = flagsOf(route) ?? {};
+	const { lifecycle } = flagsOf(route) ?? {};
 	const { deprecated, stability } = lifecycle ?? {};
 	const { requestBody: body, responses } = operation;
 	const schema = jsonOf(body);
@@ -144,9 +145,10 @@ const toolOf = (
 			}),
 			annotations: {
 				title,
-				readOnlyHint: method === "GET",
+				readOnlyHint: !isWrite(method),
 				destructiveHint: method === "DELETE",
-				idempotentHint: ["GET", "PUT", "DELETE"].includes(method) || idempotent === true,
+				// A create is idempotent only when the call passes an `Idempotency-Key`, which is optional.
+				idempotentHint: ["GET", "PUT", "DELETE"].includes(method),
 				openWorldHint: false,
 			},
 			_meta: {

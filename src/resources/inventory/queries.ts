@@ -20,14 +20,14 @@ export const listInventory = async (db: Db, filter: InventoryFilter): Promise<In
 		filter.status,
 		(status) =>
 			item
-				.select(db, item.projection)
+				.select(db, { answer: item.answer() })
 				.where(and(gt(pets.id, filter.after), status && eq(pets.status, status)))
 				.orderBy(pets.id)
 				.limit(filter.limit + 1),
 		filter.limit + 1,
-		byPetId,
+		({ answer }) => byPetId(answer),
 	);
-	return rows;
+	return rows.map(({ answer }) => answer);
 };
 
 /** Sets the stock unless the item changed since `If-Match`, with its event. */

@@ -14,9 +14,9 @@ const orderComplete = (id: number) =>
 type OrderFilter = Page & { petId?: number; complete?: boolean };
 
 /** The page of orders after `filter.after`, and the next one's first if there is one. */
-export const listOrders = (db: Db, filter: OrderFilter): Promise<Order[]> =>
-	order
-		.select(db, order.projection)
+export const listOrders = async (db: Db, filter: OrderFilter): Promise<Order[]> => {
+	const rows = await order
+		.select(db, { answer: order.answer() })
 		.where(
 			and(
 				gt(orders.id, filter.after),
@@ -26,6 +26,8 @@ export const listOrders = (db: Db, filter: OrderFilter): Promise<Order[]> =>
 		)
 		.orderBy(orders.id)
 		.limit(filter.limit + 1);
+	return rows.map(({ answer }) => answer);
+};
 
 /**
  * Places an order in one atomic batch: the stock is taken only while it covers the quantity and the pet is
