@@ -63,7 +63,7 @@ export const placeOrder = {
 		params: ({ petId, quantity, shipDate, now }) => [null, petId, quantity, shipDate ?? now, 0, 1],
 	},
 	event: {
-		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select ? as "id", ? as "type", ? || "orders"."id" as "subject", ? as "created_at", json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" THEN 'true' ELSE 'false' END)) as "data", ? as "fanned_out_at" from "orders" where ("orders"."id" = (SELECT max("orders"."id") FROM "orders") and changes() = 1)`,
+		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select ? as "id", ? as "type", ? || "orders"."id" as "subject", ? as "created_at", json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" IS NULL THEN NULL WHEN "orders"."complete" THEN 'true' ELSE 'false' END)) as "data", ? as "fanned_out_at" from "orders" where ("orders"."id" = (SELECT max("orders"."id") FROM "orders") and changes() = 1)`,
 		params: ({ now }) => [null, "order.placed", "/store/orders/", now, null],
 	},
 	inventoryEvent: {
@@ -71,7 +71,7 @@ export const placeOrder = {
 		params: ({ petId, now }) => [null, "inventory.updated", "/store/inventory/", now, null, petId],
 	},
 	placed: {
-		sql: `select json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" THEN 'true' ELSE 'false' END)), '"' || "orders"."version" || '"' from "orders" where "orders"."id" = (SELECT max("orders"."id") FROM "orders")`,
+		sql: `select json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" IS NULL THEN NULL WHEN "orders"."complete" THEN 'true' ELSE 'false' END)), '"' || "orders"."version" || '"' from "orders" where "orders"."id" = (SELECT max("orders"."id") FROM "orders")`,
 		params: () => [],
 	},
 } satisfies Steps<{ petId: number; quantity: number; shipDate?: string }>;
