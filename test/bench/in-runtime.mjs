@@ -9,10 +9,8 @@ export const inRuntime = (file, tag) => {
 		encoding: "utf8",
 		env: { ...process.env, BENCH_FILE: file },
 	});
-	const marker = `${tag} `;
-	const line = result.stdout.split("\n").find((text) => text.includes(marker));
-	if (!line) {
-		throw new Error(`${file} failed\n${result.stdout}\n${result.stderr}`);
-	}
-	return JSON.parse(line.slice(line.indexOf(marker) + marker.length));
+	// The tag, then JSON: a test's title may hold the tag too.
+	const logged = new RegExp(`\\b${tag} ([[{].*)$`, "m").exec(result.stdout);
+	if (!logged) throw new Error(`${file} failed\n${result.stdout}\n${result.stderr}`);
+	return JSON.parse(logged[1]);
 };
