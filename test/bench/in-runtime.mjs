@@ -1,5 +1,6 @@
 // Runs a benchmark inside the Workers runtime (test/bench/vitest.config.ts) and reads what it logged.
 import { spawnSync } from "node:child_process";
+import { stripVTControlCharacters } from "node:util";
 import { root } from "../support/wrangler-dev.mjs";
 
 /** Runs the bench `file` and answers the JSON it logged after `tag` (e.g. `BENCH`). */
@@ -9,8 +10,8 @@ export const inRuntime = (file, tag) => {
 		encoding: "utf8",
 		env: { ...process.env, BENCH_FILE: file },
 	});
-	// The tag, then JSON: a test's title may hold the tag too.
-	const logged = new RegExp(`\\b${tag} ([[{].*)$`, "m").exec(result.stdout);
+	// The tag, then JSON: a test's title may hold the tag too. Colours would hide the tag's word boundary.
+	const logged = new RegExp(`\\b${tag} ([[{].*)$`, "m").exec(stripVTControlCharacters(result.stdout));
 	if (!logged) throw new Error(`${file} failed\n${result.stdout}\n${result.stderr}`);
 	return JSON.parse(logged[1]);
 };
