@@ -11,7 +11,9 @@ export const inRuntime = (file, tag) => {
 		env: { ...process.env, BENCH_FILE: file },
 	});
 	// The tag, then JSON: a test's title may hold the tag too. Colours would hide the tag's word boundary.
-	const logged = new RegExp(`\\b${tag} ([[{].*)$`, "m").exec(stripVTControlCharacters(result.stdout));
+	const logged = new RegExp(`\\b${tag} ([[{].*)$`, "m").exec(
+		stripVTControlCharacters(result.stdout),
+	);
 	if (!logged) throw new Error(`${file} failed\n${result.stdout}\n${result.stderr}`);
 	return JSON.parse(logged[1]);
 };

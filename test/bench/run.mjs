@@ -64,11 +64,28 @@ const load = async (base, { path, method = "GET", headers = {}, body }) => {
 	return { rps: (requests - failures) / seconds, p50: ms(50), p99: ms(99), failures };
 };
 
-const bundleKiB = (config) => {
-	const output = wrangler(["deploy", "--dry-run", "--outdir", join(work, "dist"), "-c", config]);
+const bundleKiB = async (config) => {
+	const metafile = join(work, "meta.json");
+	const output = wrangler([
+		"deploy",
+		"--dry-run",
+		"--outdir",
+		join(work, "dist"),
+		"--metafile",
+		metafile,
+		"-c",
+		config,
+	]);
 	const sizes = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(output);
 	if (!sizes) throw new Error(`no bundle size for ${config}\n${output}`);
-	return { raw: Number(sizes[1]), gzip: Number(sizes[2]) };
+	// What /mcp brings: the MCP SDK's packages and src/mcp/, as bundled (gzip is of the whole file only).
+	const inputs = Object.values(JSON.parse(await readFile(metafile, "utf8")).outputs).flatMap(
+		(output) => Object.entries(output.inputs),
+	);
+	const mcpBytes = inputs
+		.filter(([path]) => /node_modules\/@modelcontextprotocol\/|(^|\/)src\/mcp\//.test(path))
+		.reduce((sum, [, input]) => sum + input.bytesInOutput, 0);
+	return { raw: Number(sizes[1]), gzip: Number(sizes[2]), mcp: mcpBytes / 1024 };
 };
 
 /** `wrangler check startup`'s active time for `config`, in ms. */
@@ -213,7 +230,8 @@ console.log(
 );
 const sides = await loadSides(work);
 const names = Object.keys(sides);
-const bundle = Object.fromEntries(names.map((name) => [name, bundleKiB(sides[name].config)]));
+const bundle = {};
+for (const name of names) bundle[name] = await bundleKiB(sides[name].config);
 // Sampled in turn, so that a noisy machine slows every side alike.
 const startups = Object.fromEntries(names.map((name) => [name, []]));
 for (let sample = 0; sample < 9; sample++) {
@@ -248,21 +266,6 @@ for (const [scenario, label] of Object.entries(scenarios)) {
 rows.push(
 	["start-up ms (median of 9)", ...names.map((n) => f(median(startups[n]))), "", ""],
 	["bundle KiB (gzip)", ...names.map((n) => `${bundle[n].raw} (${bundle[n].gzip})`), "", ""],
-);
-
-console.log();
-printTable([
-	["in-runtime ms/req", "REST", "MCP tool call", "MCP/REST"],
-	...mcp.results.map(({ scenario, restMs, mcpMs, ratio }) => [
-		scenario,
-		f(restMs, 2),
-		f(mcpMs, 2),
-		f(ratio, 2),
-	]),
-	["first /mcp request of an isolate", "", f(mcp.firstMs, 2), ""],
-]);
-console.log(
-	`MCP: a tools/call of revision 2026-07-28 (getPetById, createPet) through the same bundled app as the request it stands for, ${f(mcp.warmMs, 2)} ms once warm; the first /mcp request loads the MCP SDK and builds the tools.`,
 );
 
 // Modules below this many ms per request in every column are summed into one row.
@@ -328,6 +331,23 @@ inside workerd (the Workers Vitest integration, real local D1, limiter and queue
 throughput there is that thread's time per request, platform parts included (the asset router in front of
 every request, the D1 session, the rate limiter's Durable Object); in production none of them runs on the
 Worker's thread.
+
+## An MCP tool call
+
+${markdownTable([
+	["in-runtime ms/req", "REST", "MCP tool call", "MCP/REST"],
+	...mcp.results.map(({ scenario, restMs, mcpMs, ratio }) => [
+		scenario,
+		f(restMs, 2),
+		f(mcpMs, 2),
+		f(ratio, 2),
+	]),
+])}
+
+A \`tools/call\` of revision 2026-07-28 (\`test/bench/mcp.bench.ts\`) beside the REST request it stands for, through the
+same app bundled as above, in alternating rounds. The first \`/mcp\` request of an isolate loads the MCP SDK and
+builds the tools: it took ${f(mcp.firstMs, 2)} ms, ${f(mcp.firstMs - mcp.warmMs, 2)} ms more than one once warm (${f(mcp.warmMs, 2)} ms). The MCP SDK's packages and
+\`src/mcp/\` are ${f(bundle.app.mcp, 2)} KiB of the app's ${bundle.app.raw} KiB bundle (minified, before gzip).
 
 ## Where the app's own CPU goes
 
