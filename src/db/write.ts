@@ -29,7 +29,7 @@ export type WriteContext = {
 type Step = BatchItem<"sqlite">;
 
 /** A row of `table` by field name, each value a value or SQL; the fields its table gives a default may be left out. */
-export type RowValues<T extends SQLiteTable> = {
+type RowValues<T extends SQLiteTable> = {
 	[K in keyof T["$inferInsert"]]: T["$inferInsert"][K] | SQL;
 };
 

@@ -102,7 +102,7 @@ const nextCursor = (link: string | null) => {
  * an error as a tool error carrying the API's `Error`; both as JSON text too, and the status with the headers a
  * client reads in `_meta`.
  */
-export const resultOf = async (response: Response): Promise<CallToolResult> => {
+const resultOf = async (response: Response): Promise<CallToolResult> => {
 	const raw = await response.text();
 	const body: unknown = raw ? JSON.parse(raw) : undefined;
 	const cursor = nextCursor(response.headers.get("link"));
