@@ -5,7 +5,7 @@ import { nameKey } from "../src/models/name-key.ts";
 type Stored = { table: string; id: number; name: string; key: string };
 
 /** A stored key the current folding changes, which the migration could not write, and who holds its new key. */
-export type Collision = Stored & { next: string; heldBy?: { id: number; name: string } };
+type Collision = Stored & { next: string; heldBy?: { id: number; name: string } };
 
 // An ASCII name folds the same under every folding: only the others are read.
 const storedKeys = ["categories", "pets"]

@@ -48,10 +48,11 @@ export const catchUpEndpoints = async (env: Env, now: number) => {
 	await Promise.allSettled(
 		rows.map(async (row) => {
 			const endpoint = endpointOf(env, row.id);
+			const config = configOf(row);
 			// Either may fail alone; the re-sealed secrets go last, so that the catch-up cannot replace them.
 			const [resealed] = await Promise.all([
-				reseal(db, configOf(row), env),
-				endpoint.catchUp(configOf(row), row.disabled, now),
+				reseal(db, config, env),
+				endpoint.catchUp(config, row.disabled, now),
 			]);
 			if (resealed) await endpoint.configure(resealed, now);
 		}),
