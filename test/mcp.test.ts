@@ -347,6 +347,43 @@ describe("both revisions on one endpoint, stateless", () => {
 		});
 	});
 
+	it("answers a request whose header names a revision it does not serve with the same error, whatever its era", async () => {
+		for (const requested of ["2099-01-01", "2025-06-18", "2024-11-05"]) {
+			const answer = await post(
+				{ jsonrpc: "2.0", id: 2, method: "tools/list" },
+				{ "mcp-protocol-version": requested },
+			);
+			expect(answer.status).toBe(400);
+			expect(await answer.json()).toMatchObject({
+				id: 2,
+				error: { code: -32022, data: { supported: [current, "2025-11-25"], requested } },
+			});
+		}
+	});
+
+	it("offers 2025-11-25 to a client that opens with an older revision's initialize", async () => {
+		for (const offered of ["2025-06-18", "2024-11-05"]) {
+			const answer = await testApp().request("/mcp", {
+				method: "POST",
+				headers: {
+					"content-type": "application/json",
+					accept: "application/json, text/event-stream",
+				},
+				body: JSON.stringify({
+					jsonrpc: "2.0",
+					id: 1,
+					method: "initialize",
+					params: {
+						protocolVersion: offered,
+						capabilities: {},
+						clientInfo: { name: "older", version: "1" },
+					},
+				}),
+			});
+			expect((await rpc(answer)).result).toMatchObject({ protocolVersion: "2025-11-25" });
+		}
+	});
+
 	it("checks the headers the current revision requires: a missing or different Mcp-Method is the spec's error", async () => {
 		for (const headers of [{ "mcp-method": "" }, { "mcp-method": "tools/call" }]) {
 			const answer = await post(message("tools/list"), headers);

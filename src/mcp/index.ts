@@ -6,6 +6,7 @@ import { spendReads } from "../http/rate-limit";
 import { ApiError, type ErrorBody } from "../models/error";
 import type { Message } from "./server";
 import type { ApiTool } from "./tools";
+import { current, servedVersions, versionKey } from "./versions";
 
 /** The hosts of this machine, as `URL.hostname` writes them. */
 const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
@@ -15,10 +16,6 @@ const budgetSpent: RateLimit = { limit: async () => ({ success: true }) };
 
 /** Where the Model Context Protocol is served (API.md §12). */
 export const mcpPath = "/mcp";
-
-/** The revision that names itself in each request's `_meta`; the one with `initialize` is served beside it. */
-const current = "2026-07-28";
-const versionKey = "io.modelcontextprotocol/protocolVersion";
 
 /** A JSON-RPC error: the one shape of answer an MCP client reads, whatever went wrong. */
 const rpcError = (
@@ -36,7 +33,7 @@ const unsupported = (c: Context, requested: string, id: unknown = null) =>
 		{
 			code: -32022,
 			message: "Unsupported protocol version",
-			data: { supported: [current, "2025-11-25"], requested },
+			data: { supported: servedVersions, requested },
 		},
 		id,
 	);
@@ -110,9 +107,18 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 			if (value) headers.set(name, value);
 		}
 		const env = { ...c.env, READ_LIMITER: budgetSpent };
-		const requested = message.params?._meta?.[versionKey];
+		// A request names its revision in its `_meta` (only the current one has it) or, after `initialize`, in its
+		// header.
+		const claimed = message.params?._meta?.[versionKey];
+		const header = c.req.header("mcp-protocol-version");
+		const requested =
+			typeof claimed === "string" && claimed !== current
+				? claimed
+				: header !== undefined && !servedVersions.includes(header)
+					? header
+					: undefined;
 		const answer =
-			typeof requested === "string" && requested !== current
+			requested !== undefined
 				? unsupported(c, requested, message.id)
 				: await serveMcp(c.req.raw, message, tools, {
 						fetch: async (request) => {

@@ -7,6 +7,7 @@ import {
 import { documentConfig } from "../openapi";
 import { type Caller, callOperation } from "./call";
 import type { ApiTool } from "./tools";
+import { servedVersions } from "./versions";
 
 /** A JSON-RPC message, as far as the door reads it. */
 export type Message = {
@@ -41,6 +42,7 @@ export const serveMcp = (
 			{ name: "petstore-api", version: documentConfig.info.version },
 			{
 				capabilities: { tools: {} },
+				supportedProtocolVersions: servedVersions,
 				instructions: documentConfig.info.description,
 				cacheHints: { "tools/list": cacheHint, "server/discover": cacheHint },
 			},
