@@ -44,6 +44,7 @@ describe("POST /categories", () => {
 	it.each([
 		["Öl-Äffchen", "öl-äffchen"],
 		["Straße", "STRASSE"],
+		["Straẞe", "Straße"],
 		["ΟΔΟΣ", "οδοσ"],
 		["Ǆemal", "ǆemal"],
 		["Ｄｏｇ", "dog"],

@@ -291,6 +291,16 @@ describe("GET /pets", () => {
 		expect(await names(`categoryId=${cats.id}&name=ÜBER`)).toEqual([]);
 	});
 
+	it("folds the capital sharp s as its small letter and as SS", async () => {
+		const own = await createCategory();
+		const pet = await createPet(own.id, { name: "Großer Kater" });
+		for (const name of ["GROẞER", "grosser", "GROSSER"]) {
+			expect(await names(`categoryId=${own.id}&name=${encodeURIComponent(name)}`)).toEqual([
+				pet.name,
+			]);
+		}
+	});
+
 	it("refuses a name filter of fewer than three visible characters, saying what to send", async () => {
 		for (const name of [
 			"%",
