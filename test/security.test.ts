@@ -342,6 +342,26 @@ describe("request bodies", () => {
 		expect(listed).not.toContain(name);
 	});
 
+	it("answers 415 to a body sent to an operation that takes none, and changes nothing", async () => {
+		const pet = await createPet((await createCategory()).id);
+		for (const [contentType, body] of [
+			["text/plain", "delete it"],
+			["application/json", JSON.stringify({ force: true })],
+		]) {
+			await expectError(
+				await api(`/pets/${pet.id}`, {
+					method: "DELETE",
+					headers: { "content-type": contentType },
+					body,
+				}),
+				415,
+				"unsupported_media_type",
+			);
+		}
+		expect(await (await api(`/pets/${pet.id}`)).json()).toEqual(pet);
+		expect((await api(`/pets/${pet.id}`, { method: "DELETE" })).status).toBe(204);
+	});
+
 	it("answers 413 payload_too_large over 16 KiB", async () => {
 		await expectError(
 			await api("/categories", {

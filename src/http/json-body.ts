@@ -36,3 +36,14 @@ export const utf8Json: MiddlewareHandler = async (c, next) => {
 	}
 	await next();
 };
+
+/**
+ * An operation that takes no body (a DELETE, a secret's rotation) refuses one, whatever its type, rather than
+ * ignore it (RFC 9110 §15.5.16): a client that sends one means something the API would not do.
+ */
+export const noBody: MiddlewareHandler = async (c, next) => {
+	if (c.req.raw.body && (await c.req.arrayBuffer()).byteLength > 0) {
+		throw new ApiError("unsupported_media_type", "This operation takes no request body.");
+	}
+	await next();
+};

@@ -7,6 +7,7 @@ import { cacheControl, cacheControlHeader } from "./cache-control";
 import { codeSamples } from "./code-samples";
 import { notModified } from "./conditional";
 import { idempotency, idempotencyHeader, replayedHeader } from "./idempotency";
+import { noBody } from "./json-body";
 import {
 	deprecationHeaders,
 	deprecationNote,
@@ -138,8 +139,9 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 		middleware.push(deprecationHeaders(lifecycle.deprecated, documentationOf(route)));
 	}
 	if (write) {
-		// Every request body is size-limited and held to the JSON rules, including those an operation ignores.
+		// Every request body is size-limited and held to the JSON rules; an operation that takes none refuses one.
 		implied.push("payload_too_large", "malformed_json", "unsupported_media_type");
+		if (!config.request?.body) middleware.push(noBody);
 	}
 	// Authentication first: the write budget is the token's, and a request that fails it spends its own.
 	if (auth) {
