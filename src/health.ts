@@ -49,7 +49,8 @@ const probe = () =>
 /** GET /health: answers once the database does, with the schema this version expects. */
 export const health = createRouter().openapi(getHealth, async (c) => {
 	try {
-		// Retried here, not by its router: its own 503 names the part that is down.
+		// Retried here, inside the catch, so that its router's retry never sees D1's error: this 503 names the part
+		// that is down.
 		await retriedRead(c, () => c.var.db.run(probe()));
 	} catch {
 		throw unavailable(

@@ -36,6 +36,10 @@ const asText = (value: unknown): unknown =>
 			? String(value)
 			: value;
 
+/** A JSON object: not null, not an array. */
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+	typeof value === "object" && value !== null && !Array.isArray(value);
+
 const invalid = (path: string, message: string) =>
 	new ApiError("validation_error", undefined, [{ path, message }]);
 
@@ -44,9 +48,7 @@ const invalid = (path: string, message: string) =>
  * any request is built, so that a call never leaves its route: else the `validation_error` the API answers.
  */
 const partsOf = (tool: ApiTool, args: unknown) => {
-	if (typeof args !== "object" || args === null || Array.isArray(args)) {
-		throw invalid("arguments", "must be an object");
-	}
+	if (!isObject(args)) throw invalid("arguments", "must be an object");
 	const text: Record<Place, Record<string, unknown>> = {
 		path: {},
 		query: {},

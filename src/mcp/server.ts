@@ -5,7 +5,7 @@ import {
 	Server,
 } from "@modelcontextprotocol/server";
 import { documentConfig } from "../openapi";
-import { type Caller, callOperation } from "./call";
+import { type Caller, callOperation, isObject } from "./call";
 import type { ApiTool } from "./tools";
 import { servedVersions } from "./versions";
 
@@ -19,9 +19,6 @@ export type Message = {
 /** Any client may keep the tools and the discovery for an hour: they change only with a deploy. */
 const cacheHint = { ttlMs: 60 * 60 * 1000, cacheScope: "public" } as const;
 
-const isObject = (value: unknown) =>
-	typeof value === "object" && value !== null && !Array.isArray(value);
-
 /**
  * Answers one MCP message statelessly, in the revision it speaks (2026-07-28 by its `_meta`, or 2025-11-25
  * after `initialize`), with a server of its own: the SDK's handler. The SDK would refuse `arguments` that are
@@ -34,9 +31,7 @@ export const serveMcp = (
 	caller: Caller,
 ) => {
 	// Absent means none; anything else, `null` included, is for the call to judge.
-	const { arguments: args = {} } = isObject(message.params)
-		? (message.params as { arguments?: unknown })
-		: {};
+	const { arguments: args = {} } = isObject(message.params) ? message.params : {};
 	const handler = createMcpHandler(() => {
 		const server = new Server(
 			{ name: "petstore-api", version: documentConfig.info.version },
