@@ -16,10 +16,11 @@ export const servedFrom = (document: string) => {
 	return (servingOrigin: string) => parts.join(servingOrigin);
 };
 
-type Sampled = Pick<RouteConfig, "method" | "path" | "request">;
-
-/** The route's flags that a sample shows: the token it needs, the `Idempotency-Key` header it takes. */
-type Flags = { auth?: "bearer"; idempotent?: true };
+/** A route as a sample shows it, with its flags: the token it needs, the `Idempotency-Key` header it takes. */
+type Sampled = Pick<RouteConfig, "method" | "path" | "request"> & {
+	auth?: "bearer";
+	idempotent?: true;
+};
 
 /** The example of each path parameter, by name. */
 const pathExamples = (route: Sampled): Record<string, string> => {
@@ -38,13 +39,13 @@ const bodyExample = (route: Sampled) => {
 	return content && "example" in content ? content.example : undefined;
 };
 
-const curl = (route: Sampled, { auth }: Flags) => {
+const curl = (route: Sampled) => {
 	const examples = pathExamples(route);
 	const path = route.path.replace(/\{(\w+)\}/g, (_, name) => examples[name]);
 	const body = bodyExample(route);
 	return [
 		`curl -X ${route.method.toUpperCase()} '${origin}${path}'`,
-		...(auth ? [`-H "Authorization: Bearer $${tokenVariable}"`] : []),
+		...(route.auth ? [`-H "Authorization: Bearer $${tokenVariable}"`] : []),
 		...(body === undefined
 			? []
 			: ["-H 'Content-Type: application/json'", `-d '${JSON.stringify(body)}'`]),
@@ -52,7 +53,8 @@ const curl = (route: Sampled, { auth }: Flags) => {
 };
 
 /** The route's call through `hono/client`, typed by the app's `AppType`. */
-const honoClient = (route: Sampled, { auth, idempotent }: Flags) => {
+const honoClient = (route: Sampled) => {
+	const { auth, idempotent } = route;
 	const examples = pathExamples(route);
 	const call = route.path
 		.split("/")
@@ -81,7 +83,7 @@ const honoClient = (route: Sampled, { auth, idempotent }: Flags) => {
 };
 
 /** `x-codeSamples` (Scalar, GitBook, Redoc): a curl command and a typed `hono/client` call, from the route. */
-export const codeSamples = (route: Sampled, flags: Flags) => [
-	{ lang: "Shell", label: "curl", source: curl(route, flags) },
-	{ lang: "TypeScript", label: "hono/client", source: honoClient(route, flags) },
+export const codeSamples = (route: Sampled) => [
+	{ lang: "Shell", label: "curl", source: curl(route) },
+	{ lang: "TypeScript", label: "hono/client", source: honoClient(route) },
 ];

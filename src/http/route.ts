@@ -209,7 +209,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 			: config.description,
 		tags: [tag],
 		...lifecycleMarkers(lifecycle),
-		"x-codeSamples": codeSamples(route, routeFlags),
+		"x-codeSamples": codeSamples(route),
 		// Reads state that they need no credentials: an empty requirement, not an absent one.
 		security: auth ? bearer : [],
 		middleware,
