@@ -1,4 +1,4 @@
-import { eq, getTableColumns, type SQL, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
 import type { SelectedFields, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { ApiError } from "../models/error";
 import type { Db } from "./client";
@@ -170,11 +170,14 @@ export const defineResource = <
 			if (row === undefined) throw notFound(id);
 			return { ...row.answer, etag: row.etag };
 		},
-		/** The page of resources after `page.after` (and the next one's first), in key order, as answered. */
-		page: async (db: Db, page: { after: number; limit: number }) =>
+		/**
+		 * The page of resources after `page.after` (and the next one's first) for which `where` holds, in key order,
+		 * as answered.
+		 */
+		page: async (db: Db, page: { after: number; limit: number }, where?: SQL) =>
 			(
 				await select(db, { answer: answer() })
-					.where(sql`${key} > ${page.after}`)
+					.where(and(gt(key, page.after), where))
 					.orderBy(key)
 					.limit(page.limit + 1)
 			).map((row) => row.answer),

@@ -1,4 +1,4 @@
-import { and, type Column, eq, gt, sql } from "drizzle-orm";
+import { and, type Column, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { inventoryItem, order } from "../../db/resources";
 import { inventory, orders, pets } from "../../db/schema";
@@ -13,21 +13,16 @@ const orderComplete = (id: number) =>
 
 type OrderFilter = Page & { petId?: number; complete?: boolean };
 
-/** The page of orders after `filter.after`, and the next one's first if there is one. */
-export const listOrders = async (db: Db, filter: OrderFilter): Promise<Order[]> => {
-	const rows = await order
-		.select(db, { answer: order.answer() })
-		.where(
-			and(
-				gt(orders.id, filter.after),
-				filter.petId === undefined ? undefined : eq(orders.petId, filter.petId),
-				filter.complete === undefined ? undefined : eq(orders.complete, filter.complete),
-			),
-		)
-		.orderBy(orders.id)
-		.limit(filter.limit + 1);
-	return rows.map(({ answer }) => answer);
-};
+/** The page of orders after `filter.after` for the filter, and the next one's first if there is one. */
+export const listOrders = (db: Db, filter: OrderFilter): Promise<Order[]> =>
+	order.page(
+		db,
+		filter,
+		and(
+			filter.petId === undefined ? undefined : eq(orders.petId, filter.petId),
+			filter.complete === undefined ? undefined : eq(orders.complete, filter.complete),
+		),
+	);
 
 /**
  * Places an order in one atomic batch: the stock is taken only while it covers the quantity and the pet is
