@@ -199,6 +199,31 @@ describe("GET /doc", () => {
 		}
 	});
 
+	it("names each request body's schema: the models of API.md §1 for creates and replaces, a patch of its own", async () => {
+		const doc = await document();
+		const bodies = Object.fromEntries(
+			(
+				operations(doc) as (ReturnType<typeof operations>[number] & {
+					operationId: string;
+					requestBody?: { content: { "application/json": { schema: { $ref: string } } } };
+				})[]
+			).flatMap(({ operationId, requestBody }) =>
+				requestBody ? [[operationId, requestBody.content["application/json"].schema.$ref]] : [],
+			),
+		);
+		expect(bodies).toMatchObject({
+			createPet: "#/components/schemas/NewPet",
+			replacePet: "#/components/schemas/NewPet",
+			updatePet: "#/components/schemas/PetPatch",
+			createCategory: "#/components/schemas/NewCategory",
+			replaceCategory: "#/components/schemas/NewCategory",
+			updateCategory: "#/components/schemas/CategoryPatch",
+			placeOrder: "#/components/schemas/NewOrder",
+			updateOrder: "#/components/schemas/OrderPatch",
+			setInventory: "#/components/schemas/InventoryUpdate",
+		});
+	});
+
 	it("groups the tags under Pets, Store and Service, which carry no operations", async () => {
 		const doc = await document();
 		expect(doc.tags.every((tag) => tag.description)).toBe(true);

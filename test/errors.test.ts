@@ -53,6 +53,18 @@ describe("the uniform Error", () => {
 		}
 	});
 
+	it("answers a parameter that takes one value, given twice, with a validation_error naming it", async () => {
+		for (const [path, name] of [
+			["/pets?limit=1&limit=2", "limit"],
+			["/pets?categoryId=1&categoryId=2", "categoryId"],
+			["/categories?limit=1&limit=2", "limit"],
+			["/store/orders?complete=true&complete=false", "complete"],
+		]) {
+			const error = await expectError(await api(path), 400, "validation_error");
+			expect(error.details?.map((detail) => detail.path)).toEqual([`query.${name}`]);
+		}
+	});
+
 	it("answers malformed JSON with 400 malformed_json", async () => {
 		for (const body of ["{", "nope", '{"name": "x"} trailing']) {
 			const response = await api("/categories", {

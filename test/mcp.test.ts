@@ -392,6 +392,29 @@ describe("both revisions on one endpoint, stateless", () => {
 		}
 	});
 
+	it("checks Mcp-Name against the tool a call names: a different one is the spec's error, and nothing runs", async () => {
+		const name = uniqueName("Misnamed");
+		const call = message("tools/call", { name: "createCategory", arguments: { body: { name } } });
+		const answer = await post(call, {
+			authorization: `Bearer ${token}`,
+			"mcp-name": "listCategories",
+		});
+		expect(answer.status).toBe(400);
+		expect(await answer.json()).toMatchObject({ error: { code: -32020 } });
+		const categories = await (await anonymous("/categories?limit=100")).json<{ name: string }[]>();
+		expect(categories.map((category) => category.name)).not.toContain(name);
+	});
+
+	it("holds a JSON-RPC body to the API's JSON rules: another JSON type is 415", async () => {
+		const answer = await post(message("tools/list"), {
+			"content-type": "application/vnd.api+json",
+		});
+		expect(answer.status).toBe(415);
+		expect(await answer.json()).toMatchObject({
+			error: { code: -32000, data: { code: "unsupported_media_type", status: 415 } },
+		});
+	});
+
 	it("is MCP over Streamable HTTP: POST only, stateless (no session id)", async () => {
 		const { request } = testApp();
 		const answer = await request("/mcp", {

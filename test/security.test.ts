@@ -374,6 +374,23 @@ describe("request bodies", () => {
 		);
 	});
 
+	it("takes a body of exactly 16 KiB, and refuses one byte more", async () => {
+		/** A category of `name` whose body is `bytes` long, padded with the whitespace JSON allows. */
+		const padded = (name: string, bytes: number) => {
+			const json = JSON.stringify({ name });
+			return `${json.slice(0, -1)}${" ".repeat(bytes - json.length)}}`;
+		};
+		const sent = (body: string) =>
+			api("/categories", { method: "POST", headers: { "content-type": "application/json" }, body });
+		const name = uniqueName("Edge");
+		const refused = padded(`${name} over`, 16 * 1024 + 1);
+		expect(new TextEncoder().encode(refused).byteLength).toBe(16_385);
+		await expectError(await sent(refused), 413, "payload_too_large");
+		const taken = padded(name, 16 * 1024);
+		expect(new TextEncoder().encode(taken).byteLength).toBe(16_384);
+		expect(await (await sent(taken)).json()).toMatchObject({ name });
+	});
+
 	it("answers 413 to a write that takes no body, and deletes nothing", async () => {
 		const category = await createCategory();
 		await expectError(
