@@ -93,15 +93,13 @@ describe("a change of one resource", () => {
 		const describe = (description: string) =>
 			changeOne(ctx(), category, id, {
 				set: { name: uniqueName("Renamed") },
-				first: (allowed) => [
-					{
-						change: db
-							.update(categories)
-							.set({ description })
-							.where(sql`${allowed} AND ${categories.description} IS NOT ${description}`),
-						event: { type: "category.updated", resource: category, key: id },
-					},
-				],
+				first: (allowed) => ({
+					change: db
+						.update(categories)
+						.set({ description })
+						.where(sql`${allowed} AND ${categories.description} IS NOT ${description}`),
+					event: { type: "category.updated", resource: category, key: id },
+				}),
 				event: "category.updated",
 			});
 		await describe("first");

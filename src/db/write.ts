@@ -135,8 +135,8 @@ const cleared = (resource: Resource) =>
 type Conditions = {
 	/** A condition of its row under which the change is refused, and the error that says so. */
 	refuse?: { when: SQL; error: ApiError };
-	/** Changes made first, under the same conditions, each recording its event when it changed a row. */
-	first?: (allowed: SQL) => { change: Step; event: EventOf }[];
+	/** A change made first, under the same conditions, recording its event when it changed a row. */
+	first?: (allowed: SQL) => { change: Step; event: EventOf } | undefined;
 };
 
 type Update<R extends Resource> = Conditions & {
@@ -186,12 +186,7 @@ export async function changeOne<R extends Resource>(
 			: holds(sql`${resource.etag} IN (SELECT value FROM json_each(${JSON.stringify(ifMatch)}))`);
 	const allowed = and(row, current, change.refuse && not(change.refuse.when)) as SQL;
 	const update = "set" in change ? change : undefined;
-	const first = Object.fromEntries(
-		(change.first?.(allowed) ?? []).flatMap(({ change, event }, index) => [
-			[`first${index}`, change],
-			[`firstEvent${index}`, recordEvent(db, at, event, changed)],
-		]),
-	);
+	const first = change.first?.(allowed);
 	/** The event it records: the resource as changed, or a deletion's id. */
 	const recorded = () => {
 		if (change.event === undefined) return undefined;
@@ -210,7 +205,8 @@ export async function changeOne<R extends Resource>(
 			current: current ?? sql`1`,
 			unchanged: update?.unchangedWhen ? holds(and(current, update.unchangedWhen)) : sql`0`,
 		}),
-		...first,
+		first: first?.change,
+		firstEvent: first && recordEvent(db, at, first.event, changed),
 		main: update
 			? db
 					.update(table)

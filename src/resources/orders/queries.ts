@@ -89,19 +89,17 @@ export const cancelOrder = (ctx: WriteContext, id: number) =>
 		first: (allowed) => {
 			const cancelled = (column: Column) => sql`(SELECT ${column} FROM ${orders} WHERE ${allowed})`;
 			const petId = cancelled(orders.petId);
-			return [
-				{
-					change: ctx.db
-						.update(inventory)
-						.set({
-							// Capped at the stock bound: stock set to the maximum meanwhile cannot overflow it.
-							quantity: sql`min(${inventory.quantity} + ${cancelled(orders.quantity)}, ${limits.stock})`,
-							version: sql`${inventory.version} + 1`,
-						})
-						.where(eq(inventory.petId, petId)),
-					event: { type: "inventory.updated", resource: inventoryItem, key: petId },
-				},
-			];
+			return {
+				change: ctx.db
+					.update(inventory)
+					.set({
+						// Capped at the stock bound: stock set to the maximum meanwhile cannot overflow it.
+						quantity: sql`min(${inventory.quantity} + ${cancelled(orders.quantity)}, ${limits.stock})`,
+						version: sql`${inventory.version} + 1`,
+					})
+					.where(eq(inventory.petId, petId)),
+				event: { type: "inventory.updated", resource: inventoryItem, key: petId },
+			};
 		},
 		event: "order.cancelled",
 	});

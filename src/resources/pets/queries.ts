@@ -74,16 +74,14 @@ export const updatePet = (ctx: WriteContext, id: number, changes: PetPatch) =>
 		// First, while the old status can still be compared: the item's event only when its status moves.
 		first: (allowed) =>
 			changes.status === undefined
-				? []
-				: [
-						{
-							change: ctx.db
-								.update(pets)
-								.set({ status: changes.status })
-								.where(and(allowed, ne(pets.status, changes.status))),
-							event: { type: "inventory.updated", resource: inventoryItem, key: id },
-						},
-					],
+				? undefined
+				: {
+						change: ctx.db
+							.update(pets)
+							.set({ status: changes.status })
+							.where(and(allowed, ne(pets.status, changes.status))),
+						event: { type: "inventory.updated", resource: inventoryItem, key: id },
+					},
 		event: "pet.updated",
 	});
 
