@@ -75,20 +75,24 @@ const changed = sql`changes() = 1`;
  */
 type EventOf = { type: EventType; resource: Resource; key: SQL | number; data?: SQL };
 
-/** Records the event when `condition` holds. */
-const recordEvent = (
+/** Inserts a row of `table` built over the resource `key`, `values` by field name, when `condition` holds. */
+const insertOver = <T extends SQLiteTable>(
 	db: Db,
-	at: string,
-	{ type, resource, key, data = resource.json }: EventOf,
+	table: T,
+	{ resource, key }: { resource: Resource; key: SQL | number },
+	values: RowValues<T>,
 	condition: SQL,
 ) =>
 	db
-		.insert(events)
-		.select(
-			resource
-				.select(db, rowOf(events, { type, subject: resource.subject, createdAt: at, data }))
-				.where(and(eq(resource.key, key), condition)),
-		);
+		.insert(table)
+		.select(resource.select(db, rowOf(table, values)).where(and(eq(resource.key, key), condition)));
+
+/** Records the event when `condition` holds. */
+const recordEvent = (db: Db, at: string, event: EventOf, condition: SQL) => {
+	const { type, resource, data = resource.json } = event;
+	const row = { type, subject: resource.subject, createdAt: at, data };
+	return insertOver(db, events, event, row, condition);
+};
 
 /** A one-row SELECT of named conditions, aliased by name (a D1 batch answers rows as objects). */
 const probe = <K extends string>(db: Db, conditions: Record<K, SQL>) =>
@@ -314,22 +318,19 @@ export const create = async <
 		),
 		remember:
 			key &&
-			db
-				.insert(idempotencyKeys)
-				.select(
-					resource
-						.select(
-							db,
-							rowOf(idempotencyKeys, {
-								key: key.key,
-								requestHash: key.requestHash,
-								body: answer,
-								etag: resource.etag,
-								createdAt: now,
-							}),
-						)
-						.where(and(eq(resource.key, resource.newest), changed)),
-				),
+			insertOver(
+				db,
+				idempotencyKeys,
+				{ resource, key: resource.newest },
+				{
+					key: key.key,
+					requestHash: key.requestHash,
+					body: answer,
+					etag: resource.etag,
+					createdAt: now,
+				},
+				changed,
+			),
 		created: resource
 			.select(db, {
 				answer: sql`${answer}`.mapWith((text: string): A => JSON.parse(text)),
