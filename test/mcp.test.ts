@@ -71,6 +71,19 @@ const post = (body: unknown, headers: Record<string, string> = {}, app = testApp
 	});
 };
 
+/** The `initialize` that opens a 2025 revision, offering `protocolVersion`: it carries no revision header. */
+const initialize = (protocolVersion: string) =>
+	testApp().request("/mcp", {
+		method: "POST",
+		headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+		body: JSON.stringify({
+			jsonrpc: "2.0",
+			id: 1,
+			method: "initialize",
+			params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+		}),
+	});
+
 /** A JSON-RPC answer, sent as JSON or as the one event of a stream. */
 const rpc = async (answer: Response) => {
 	const text = await answer.text();
@@ -363,23 +376,7 @@ describe("both revisions on one endpoint, stateless", () => {
 
 	it("offers 2025-11-25 to a client that opens with an older revision's initialize", async () => {
 		for (const offered of ["2025-06-18", "2024-11-05"]) {
-			const answer = await testApp().request("/mcp", {
-				method: "POST",
-				headers: {
-					"content-type": "application/json",
-					accept: "application/json, text/event-stream",
-				},
-				body: JSON.stringify({
-					jsonrpc: "2.0",
-					id: 1,
-					method: "initialize",
-					params: {
-						protocolVersion: offered,
-						capabilities: {},
-						clientInfo: { name: "older", version: "1" },
-					},
-				}),
-			});
+			const answer = await initialize(offered);
 			expect((await rpc(answer)).result).toMatchObject({ protocolVersion: "2025-11-25" });
 		}
 	});
@@ -416,30 +413,13 @@ describe("both revisions on one endpoint, stateless", () => {
 	});
 
 	it("is MCP over Streamable HTTP: POST only, stateless (no session id)", async () => {
-		const { request } = testApp();
-		const answer = await request("/mcp", {
-			method: "POST",
-			headers: {
-				"content-type": "application/json",
-				accept: "application/json, text/event-stream",
-			},
-			body: JSON.stringify({
-				jsonrpc: "2.0",
-				id: 1,
-				method: "initialize",
-				params: {
-					protocolVersion: "2025-11-25",
-					capabilities: {},
-					clientInfo: { name: "raw", version: "1" },
-				},
-			}),
-		});
+		const answer = await initialize("2025-11-25");
 		expect(answer.status).toBe(200);
 		expect(answer.headers.get("mcp-session-id")).toBeNull();
 		expect(await rpc(answer)).toMatchObject({
 			result: { protocolVersion: "2025-11-25", serverInfo: { name: "petstore-api" } },
 		});
-		expect((await request("/mcp")).status).toBe(405);
+		expect((await testApp().request("/mcp")).status).toBe(405);
 	});
 });
 
