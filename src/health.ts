@@ -49,8 +49,8 @@ const probe = () =>
 /** GET /health: answers once the database does, with the schema this version expects. */
 export const health = createRouter().openapi(getHealth, async (c) => {
 	try {
-		// Retried here, inside the catch, so that its router's retry never sees D1's error: this 503 names the part
-		// that is down.
+		// Retried here: the catch turns D1's error into this 503, naming the part that is down, which its router's
+		// retry would not retry.
 		await retriedRead(c, () => c.var.db.run(probe()));
 	} catch {
 		throw unavailable(

@@ -8,6 +8,7 @@ import { flagsOf } from "../src/http/route";
 import {
 	anonymous,
 	origin,
+	send,
 	servedDocument,
 	stockedPet,
 	stockOf,
@@ -71,11 +72,18 @@ const post = (body: unknown, headers: Record<string, string> = {}, app = testApp
 	});
 };
 
-/** The `initialize` that opens a 2025 revision, offering `protocolVersion`: it carries no revision header. */
-const initialize = (protocolVersion: string) =>
+/**
+ * The `initialize` that opens a 2025 revision, offering `protocolVersion`, with the revision header `header` (none,
+ * as its clients send it, unless given: one reconnecting may still send the revision it spoke).
+ */
+const initialize = (protocolVersion: string, header?: string) =>
 	testApp().request("/mcp", {
 		method: "POST",
-		headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+		headers: {
+			"content-type": "application/json",
+			accept: "application/json, text/event-stream",
+			...(header !== undefined && { "mcp-protocol-version": header }),
+		},
 		body: JSON.stringify({
 			jsonrpc: "2.0",
 			id: 1,
@@ -374,10 +382,20 @@ describe("both revisions on one endpoint, stateless", () => {
 		}
 	});
 
-	it("offers 2025-11-25 to a client that opens with an older revision's initialize", async () => {
+	it("offers 2025-11-25 to a client that opens with an older revision's initialize, whatever header it sends", async () => {
 		for (const offered of ["2025-06-18", "2024-11-05"]) {
-			const answer = await initialize(offered);
-			expect((await rpc(answer)).result).toMatchObject({ protocolVersion: "2025-11-25" });
+			for (const header of [undefined, offered, ""]) {
+				const answer = await initialize(offered, header);
+				expect((await rpc(answer)).result).toMatchObject({ protocolVersion: "2025-11-25" });
+			}
+		}
+	});
+
+	it("answers a request of the current revision whose header names another with the spec's -32020", async () => {
+		for (const header of ["2025-11-25", "2025-06-18"]) {
+			const answer = await post(message("tools/list"), { "mcp-protocol-version": header });
+			expect(answer.status).toBe(400);
+			expect(await answer.json()).toMatchObject({ error: { code: -32020 } });
 		}
 	});
 
@@ -398,8 +416,8 @@ describe("both revisions on one endpoint, stateless", () => {
 		});
 		expect(answer.status).toBe(400);
 		expect(await answer.json()).toMatchObject({ error: { code: -32020 } });
-		const categories = await (await anonymous("/categories?limit=100")).json<{ name: string }[]>();
-		expect(categories.map((category) => category.name)).not.toContain(name);
+		// The name is still free: the call created nothing.
+		expect((await send("POST", "/categories", { name })).status).toBe(201);
 	});
 
 	it("holds a JSON-RPC body to the API's JSON rules: another JSON type is 415", async () => {

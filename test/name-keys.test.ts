@@ -53,6 +53,20 @@ describe("the name-key migration (npm run db:rekey)", () => {
 		expect(await rekey()).toEqual([]);
 	});
 
+	it("refolds a capital sharp s (ẞ), which an earlier folding kept as ß, to the key of SS", async () => {
+		const suffix = uniqueName("");
+		const categoryId = await storedEarlier("categories", `Straẞe${suffix}`);
+		const petId = await storedEarlier("pets", `GROẞER Kater${suffix}`, categoryId);
+		expect(await rekey()).toEqual([]);
+		await expectError(
+			await send("POST", "/categories", { name: `Strasse${suffix}` }),
+			409,
+			"category_exists",
+		);
+		const found = await anonymous(`/pets?categoryId=${categoryId}&name=grosser`);
+		expect((await found.json<{ id: number }[]>()).map(({ id }) => id)).toEqual([petId]);
+	});
+
 	it("reports a category whose new key another holds, and merges nothing", async () => {
 		const suffix = uniqueName("");
 		const dog = await createCategory(`Dog${suffix}`);

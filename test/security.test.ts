@@ -358,8 +358,27 @@ describe("request bodies", () => {
 				"unsupported_media_type",
 			);
 		}
+		const webhook = await (
+			await send("POST", "/webhooks", {
+				url: "https://shop.example.com/hook",
+				events: ["pet.created"],
+			})
+		).json<{ id: number; secret: string }>();
+		await expectError(
+			await send("POST", `/webhooks/${webhook.id}/rotate-secret`, { secret: "whsec_mine" }),
+			415,
+			"unsupported_media_type",
+		);
 		expect(await (await api(`/pets/${pet.id}`)).json()).toEqual(pet);
-		expect((await api(`/pets/${pet.id}`, { method: "DELETE" })).status).toBe(204);
+		// Without the token, the request is refused for that first; an empty body is no body, whatever its type.
+		await expectError(
+			await anonymous(`/pets/${pet.id}`, { method: "DELETE", body: "delete it" }),
+			401,
+			"unauthorized",
+		);
+		const empty = { method: "DELETE", headers: { "content-type": "application/json" }, body: "" };
+		expect((await api(`/pets/${pet.id}`, empty)).status).toBe(204);
+		expect((await api(`/webhooks/${webhook.id}`, empty)).status).toBe(204);
 	});
 
 	it("answers 413 payload_too_large over 16 KiB", async () => {

@@ -141,7 +141,6 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 	if (write) {
 		// Every request body is size-limited and held to the JSON rules; an operation that takes none refuses one.
 		implied.push("payload_too_large", "malformed_json", "unsupported_media_type");
-		if (!config.request?.body) middleware.push(noBody);
 	}
 	// Authentication first: the write budget is the token's, and a request that fails it spends its own.
 	if (auth) {
@@ -150,6 +149,8 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 	}
 	implied.push("rate_limited");
 	middleware.push(write ? limitWrites : limitReads);
+	// After the budget, as the token check: a body is refused once the request has been counted.
+	if (write && !config.request?.body) middleware.push(noBody);
 	// Outside the ETag check, so that its bookmark is on every answer that reached D1, 304 included.
 	middleware.push(d1Session);
 	let headers = bookmarkParam;

@@ -107,14 +107,18 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 			if (value) headers.set(name, value);
 		}
 		const env = { ...c.env, READ_LIMITER: budgetSpent };
-		// A request names its revision in its `_meta` (only the current one has it) or, after `initialize`, in its
-		// header.
+		// A request of the current revision names it in its `_meta` (a header that differs is the SDK's -32020); one
+		// of the 2025 revisions, after its `initialize` (whose body offers a version), in its header.
 		const claimed = message.params?._meta?.[versionKey];
 		const header = c.req.header("mcp-protocol-version");
 		const requested =
-			typeof claimed === "string" && claimed !== current
-				? claimed
-				: header !== undefined && !servedVersions.includes(header)
+			claimed !== undefined
+				? typeof claimed === "string" && claimed !== current
+					? claimed
+					: undefined
+				: message.method !== "initialize" &&
+						header !== undefined &&
+						!servedVersions.includes(header)
 					? header
 					: undefined;
 		const answer =

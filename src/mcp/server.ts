@@ -37,7 +37,7 @@ export const serveMcp = (
 			{ name: "petstore-api", version: documentConfig.info.version },
 			{
 				capabilities: { tools: {} },
-				supportedProtocolVersions: servedVersions,
+				supportedProtocolVersions: [...servedVersions],
 				instructions: documentConfig.info.description,
 				cacheHints: { "tools/list": cacheHint, "server/discover": cacheHint },
 			},

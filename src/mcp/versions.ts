@@ -2,7 +2,7 @@
 export const current = "2026-07-28";
 
 /** The revisions `/mcp` serves: the current one, and the one with `initialize` beside it. */
-export const servedVersions = [current, "2025-11-25"];
+export const servedVersions: readonly string[] = [current, "2025-11-25"];
 
 /** Where a request of the current revision names it, in its `_meta`. */
 export const versionKey = "io.modelcontextprotocol/protocolVersion";

@@ -21,7 +21,10 @@ export const errorCodes = {
 	gone: [410, "This operation has been retired; see its Sunset header."],
 	precondition_failed: [412, "The resource changed since the ETag in If-Match; read it again."],
 	payload_too_large: [413, `Request bodies are limited to ${limits.requestBodyBytes} bytes.`],
-	unsupported_media_type: [415, "The request body must be application/json."],
+	unsupported_media_type: [
+		415,
+		"The request body must be application/json, or absent where an operation takes none.",
+	],
 	unknown_category: [422, "Category 1 does not exist."],
 	unknown_pet: [422, "Pet 1 does not exist."],
 	idempotency_key_reused: [422, "This Idempotency-Key was used with a different request."],
