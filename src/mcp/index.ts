@@ -39,6 +39,20 @@ const unsupported = (c: Context, requested: string, id: unknown = null) =>
 	);
 
 /**
+ * The revision a message names that `/mcp` does not serve, if it names one. A request of the current revision
+ * names it in its `_meta` (a header that differs is the SDK's -32020); one of the 2025 revisions, after its
+ * `initialize` (whose body offers a version), in its header.
+ */
+const unservedVersion = (message: Message, header: string | undefined) => {
+	const claimed = message.params?._meta?.[versionKey];
+	if (claimed !== undefined) {
+		return typeof claimed === "string" && claimed !== current ? claimed : undefined;
+	}
+	if (message.method === "initialize" || header === undefined) return undefined;
+	return servedVersions.includes(header) ? undefined : header;
+};
+
+/**
  * The door of `/mcp`: a page of another origin than the API's own, or than one of `MCP_ALLOWED_ORIGINS`, is
  * refused (the MCP transport's guard against DNS rebinding); whatever the API refuses on the way in (a body too
  * large or not UTF-8, the read budget spent, …) is answered as a JSON-RPC error carrying its `Error`.
@@ -107,20 +121,7 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 			if (value) headers.set(name, value);
 		}
 		const env = { ...c.env, READ_LIMITER: budgetSpent };
-		// A request of the current revision names it in its `_meta` (a header that differs is the SDK's -32020); one
-		// of the 2025 revisions, after its `initialize` (whose body offers a version), in its header.
-		const claimed = message.params?._meta?.[versionKey];
-		const header = c.req.header("mcp-protocol-version");
-		const requested =
-			claimed !== undefined
-				? typeof claimed === "string" && claimed !== current
-					? claimed
-					: undefined
-				: message.method !== "initialize" &&
-						header !== undefined &&
-						!servedVersions.includes(header)
-					? header
-					: undefined;
+		const requested = unservedVersion(message, c.req.header("mcp-protocol-version"));
 		const answer =
 			requested !== undefined
 				? unsupported(c, requested, message.id)
