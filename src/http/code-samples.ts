@@ -54,7 +54,6 @@ const curl = (route: Sampled) => {
 
 /** The route's call through `hono/client`, typed by the app's `AppType`. */
 const honoClient = (route: Sampled) => {
-	const { auth, idempotent } = route;
 	const examples = pathExamples(route);
 	const call = route.path
 		.split("/")
@@ -70,14 +69,14 @@ const honoClient = (route: Sampled) => {
 	const args = [
 		...(Object.keys(examples).length > 0 ? [`param: ${JSON.stringify(examples)}`] : []),
 		...(route.request?.query ? ["query: {}"] : []),
-		...(route.request?.headers || idempotent ? ["header: {}"] : []),
+		...(route.request?.headers || route.idempotent ? ["header: {}"] : []),
 		...(body === undefined ? [] : [`json: ${JSON.stringify(body)}`]),
 	];
 	return [
 		'import { hc } from "hono/client";',
 		'import type { AppType } from "petstore-api/client";',
 		"",
-		`const api = hc<AppType>("${origin}"${auth ? `, {\n\theaders: { Authorization: \`Bearer \${process.env.${tokenVariable}}\` },\n}` : ""});`,
+		`const api = hc<AppType>("${origin}"${route.auth ? `, {\n\theaders: { Authorization: \`Bearer \${process.env.${tokenVariable}}\` },\n}` : ""});`,
 		`const response = await api${call}.$${route.method}(${args.length > 0 ? `{ ${args.join(", ")} }` : ""});`,
 	].join("\n");
 };

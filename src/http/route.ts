@@ -139,7 +139,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 		middleware.push(deprecationHeaders(lifecycle.deprecated, documentationOf(route)));
 	}
 	if (write) {
-		// Every request body is size-limited and held to the JSON rules; an operation that takes none refuses one.
+		// Every request body is size-limited and held to the JSON rules (src/app.ts).
 		implied.push("payload_too_large", "malformed_json", "unsupported_media_type");
 	}
 	// Authentication first: the write budget is the token's, and a request that fails it spends its own.
@@ -149,7 +149,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 	}
 	implied.push("rate_limited");
 	middleware.push(write ? limitWrites : limitReads);
-	// After the budget, as the token check: a body is refused once the request has been counted.
+	// An operation that takes no body refuses one: after the token and the budget, so the request is counted.
 	if (write && !config.request?.body) middleware.push(noBody);
 	// Outside the ETag check, so that its bookmark is on every answer that reached D1, 304 included.
 	middleware.push(d1Session);
