@@ -4,7 +4,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { category } from "../src/db/resources";
 import { categories, events, idempotencyKeys } from "../src/db/schema";
-import { changeOne, create, type WriteContext } from "../src/db/write";
+import { declareChange, declareCreate, type WriteContext } from "../src/db/write";
 import { ApiError } from "../src/models/error";
 import { testNow, uniqueName } from "./support/api";
 import { watchedD1 } from "./support/d1";
@@ -18,16 +18,33 @@ const ctx = (more: Partial<WriteContext> = {}): WriteContext => ({ db, now: test
 /** The events recorded so far. */
 const eventCount = async () => (await db.select({ n: sql<number>`count(*)` }).from(events))[0].n;
 
-/** Creates a category named `name`, unless `refuse`; its key's record is tied to the insert. */
+/** Creates a category, or never (its condition never holds); its key's record is tied to the insert. */
+const creating = declareCreate(category, () => ({
+	events: ["category.created"],
+	refused: () => new ApiError("category_exists"),
+}));
+const neverCreating = declareCreate(category, () => ({
+	when: sql`0`,
+	events: ["category.created"],
+	refused: () => new ApiError("category_exists"),
+}));
+
+/** Creates a category named `name`, unless `refuse`. */
 const createCategory = (context: WriteContext, name: string, refuse = false) =>
-	create(context, category, {
-		values: { name, nameKey: name },
-		when: sql`NOT ${refuse ? 1 : 0}`,
-		events: ["category.created"],
-		refused: new ApiError("category_exists"),
-	});
+	(refuse ? neverCreating : creating)(context, { name, nameKey: name });
 
 const newCategory = () => createCategory(ctx(), uniqueName("step"));
+
+/** Sets a category's fields, with its event. */
+const changing = declareChange(category, () => ({ event: "category.updated" }));
+
+const descriptionOf = async (id: number) =>
+	(
+		await db
+			.select({ description: categories.description })
+			.from(categories)
+			.where(eq(categories.id, id))
+	)[0].description;
 
 const codeOf = (promise: Promise<unknown>) =>
 	promise.then(
@@ -40,49 +57,59 @@ describe("a change of one resource", () => {
 		const { id, etag } = await newCategory();
 		const before = await eventCount();
 		const d1 = watchedD1(env.DB);
-		const changed = await changeOne(
-			{ db: drizzle(d1.binding), now: testNow, ifMatch: [etag] },
-			category,
-			id,
-			{ set: { description: "changed" }, event: "category.updated" },
-		);
+		const changed = await changing({ db: drizzle(d1.binding), now: testNow, ifMatch: [etag] }, id, {
+			set: { description: "changed" },
+		});
 		expect(changed).toMatchObject({ id, description: "changed" });
 		expect(changed.etag).not.toBe(etag);
 		expect(d1.log().map((call) => call.method)).toEqual(["batch"]);
 		expect(await eventCount()).toBe(before + 1);
 	});
 
+	it("binds each request's own values into the statements its declaration built", async () => {
+		const [one, two] = [await newCategory(), await newCategory()];
+		const d1 = watchedD1(env.DB);
+		const context = { db: drizzle(d1.binding), now: testNow };
+		await changing(context, one.id, { set: { description: "one" } });
+		await changing(context, two.id, { set: { description: "two" } });
+		const [first, second] = d1.log().map((call) => call.statements);
+		expect(second.map((statement) => statement.sql)).toEqual(
+			first.map((statement) => statement.sql),
+		);
+		expect([await descriptionOf(one.id), await descriptionOf(two.id)]).toEqual(["one", "two"]);
+	});
+
 	it("says why nothing changed (missing, stale, refused) and then records nothing", async () => {
 		const { id } = await newCategory();
 		const before = await eventCount();
+		const refusing = declareChange<typeof category, { refused: boolean }>(
+			category,
+			({ flags }) => ({
+				refuse: {
+					when: sql`${flags.refused ? 1 : 0}`,
+					error: () => new ApiError("category_in_use"),
+				},
+				event: "category.updated",
+			}),
+		);
 		const change = (more: Partial<WriteContext>, refused: boolean, at = id) =>
-			codeOf(
-				changeOne(ctx(more), category, at, {
-					set: { description: "never" },
-					refuse: { when: sql`${refused ? 1 : 0}`, error: new ApiError("category_in_use") },
-					event: "category.updated",
-				}),
-			);
+			codeOf(refusing(ctx(more), at, { set: { description: "never" }, flags: { refused } }));
 		expect(await change({}, false, 9_000_000)).toBe("not_found");
 		expect(await change({ ifMatch: ['"999"'] }, false)).toBe("precondition_failed");
 		expect(await change({}, true)).toBe("category_in_use");
 		expect(await eventCount()).toBe(before);
-		const [row] = await db
-			.select({ description: categories.description })
-			.from(categories)
-			.where(eq(categories.id, id));
-		expect(row.description).toBeNull();
+		expect(await descriptionOf(id)).toBeNull();
 	});
 
 	it("answers an unchanged row as it is when the no-op condition holds, recording nothing", async () => {
 		const { id, etag } = await newCategory();
 		const before = await eventCount();
-		const answered = await changeOne(ctx(), category, id, {
-			set: { description: "never" },
-			refuse: { when: sql`1`, error: new ApiError("category_in_use") },
+		const keeping = declareChange(category, () => ({
+			refuse: { when: sql`1`, error: () => new ApiError("category_in_use") },
 			unchangedWhen: sql`1`,
 			event: "category.updated",
-		});
+		}));
+		const answered = await keeping(ctx(), id, { set: { description: "never" } });
 		expect(answered).toMatchObject({ id, etag });
 		expect(await eventCount()).toBe(before);
 	});
@@ -90,18 +117,21 @@ describe("a change of one resource", () => {
 	it("records a first change's event only when that change changed a row, and makes the change either way", async () => {
 		const { id } = await newCategory();
 		const before = await eventCount();
-		const describe = (description: string) =>
-			changeOne(ctx(), category, id, {
-				set: { name: uniqueName("Renamed") },
+		const describing = declareChange<typeof category, undefined, { description: string }>(
+			category,
+			({ id: key, values, db }) => ({
 				first: (allowed) => ({
 					change: db
 						.update(categories)
-						.set({ description })
-						.where(sql`${allowed} AND ${categories.description} IS NOT ${description}`),
-					event: { type: "category.updated", resource: category, key: id },
+						.set({ description: values.description })
+						.where(sql`${allowed} AND ${categories.description} IS NOT ${values.description}`),
+					event: { type: "category.updated", resource: category, key },
 				}),
 				event: "category.updated",
-			});
+			}),
+		);
+		const describe = (description: string) =>
+			describing(ctx(), id, { set: { name: uniqueName("Renamed") }, values: { description } });
 		await describe("first");
 		expect(await eventCount()).toBe(before + 2);
 		await describe("first");

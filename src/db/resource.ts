@@ -203,7 +203,7 @@ export type Resource = Pick<
 	| "etag"
 	| "json"
 	| "subject"
-	| "pathOf"
+	| "path"
 	| "newest"
 	| "select"
 	| "notFound"

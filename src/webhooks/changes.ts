@@ -1,9 +1,8 @@
 import { count, lt, type SQL, sql } from "drizzle-orm";
-import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { Db } from "../db/client";
 import { webhook } from "../db/resources";
 import { webhooks } from "../db/schema";
-import { changeOne, create, type WriteContext } from "../db/write";
+import { declareChange, declareCreate, type WriteContext } from "../db/write";
 import { ApiError } from "../models/error";
 import { durations, limits } from "../models/limits";
 import type { DeliveryState, NewWebhook, WebhookPatch } from "../models/webhook";
@@ -47,6 +46,18 @@ export const withDeliveryState = async <T extends { id: number }>(env: Env, answ
 
 type Answered = Awaited<ReturnType<typeof webhook.find>>;
 
+/** Stores a webhook unless there are already `limits.webhooks`, answering it with its sealed secret. */
+const creating = declareCreate(webhook, ({ db }) => ({
+	// INSERT … SELECT: the count and the insert are one statement, so two creations cannot both pass it.
+	when: lt(db.select({ n: count() }).from(webhooks), limits.webhooks),
+	events: [],
+	refused: () => new ApiError("webhook_limit"),
+	// The record keeps the secret as the row does: sealed.
+	answer: sql`json_set(${webhook.json}, '$.secret', ${webhooks.secret})` as SQL<
+		Omit<Answered, "etag"> & { secret: SealedSecret }
+	>,
+}));
+
 /**
  * Stores the webhook with its secret sealed, unless there are already `limits.webhooks`; answers it with the
  * secret, shown this once. A keyed replay shows the secret its record kept only while it is still the webhook's.
@@ -55,17 +66,8 @@ export const createWebhook = async (ctx: WriteContext, env: Env, body: NewWebhoo
 	const url = storableUrl(body.url, env);
 	const secret = newSecret();
 	const sealed = await sealSecret(secret, env);
-	const created = await create(ctx, webhook, {
-		values: { ...body, url, secret: sealed, createdAt: new Date(ctx.now).toISOString() },
-		// INSERT … SELECT: the count and the insert are one statement, so two creations cannot both pass it.
-		when: lt(ctx.db.select({ n: count() }).from(webhooks), limits.webhooks),
-		events: [],
-		refused: new ApiError("webhook_limit"),
-		// The record keeps the secret as the row does: sealed.
-		answer: sql`json_set(${webhook.json}, '$.secret', ${webhooks.secret})` as SQL<
-			Omit<Answered, "etag"> & { secret: SealedSecret }
-		>,
-	});
+	const createdAt = new Date(ctx.now).toISOString();
+	const created = await creating(ctx, { ...body, url, secret: sealed, createdAt });
 	const shown =
 		created.secret === sealed
 			? secret
@@ -73,15 +75,25 @@ export const createWebhook = async (ctx: WriteContext, env: Env, body: NewWebhoo
 	return { ...created, ...noDeliveries, secret: shown };
 };
 
+/**
+ * A change of a webhook, with no event of its own (its delivery state is its endpoint's). A new secret retires the
+ * old one, which keeps signing for `durations.secretOverlap`, as do those before it.
+ */
+const changing = declareChange(webhookEndpoint, ({ now, carries }) => ({
+	set: carries("secret")
+		? { retiredSecrets: retiring(now, sql`${now} + ${durations.secretOverlap}`) }
+		: undefined,
+}));
+
 /** Changes the webhook unless it changed since `If-Match`, and gives its Durable Object the new config. */
 const change = async (
 	ctx: WriteContext,
 	env: Env,
 	id: number,
-	set: SQLiteUpdateSetSource<typeof webhooks>,
+	set: Partial<typeof webhooks.$inferInsert>,
 	disabled?: boolean,
 ) => {
-	const { webhook, config } = withConfig(await changeOne(ctx, webhookEndpoint, id, { set }));
+	const { webhook, config } = withConfig(await changing(ctx, id, { set }));
 	const delivery = await endpointOf(env, id).configure(config, ctx.now, disabled);
 	return { ...webhook, ...delivery };
 };
@@ -96,22 +108,18 @@ export const updateWebhook = (ctx: WriteContext, env: Env, id: number, patch: We
 		patch.disabled,
 	);
 
-/**
- * Replaces the secret with a new one, shown this once; the old one keeps signing for `durations.secretOverlap`,
- * as do those before it.
- */
+/** Replaces the secret with a new one, shown this once. */
 export const rotateWebhookSecret = async (ctx: WriteContext, env: Env, id: number) => {
 	const secret = newSecret();
-	const rotated = await change(ctx, env, id, {
-		secret: await sealSecret(secret, env),
-		retiredSecrets: retiring(ctx.now, ctx.now + durations.secretOverlap),
-	});
+	const rotated = await change(ctx, env, id, { secret: await sealSecret(secret, env) });
 	return { ...rotated, secret };
 };
 
+const deleting = declareChange(webhook, () => ({ delete: true }));
+
 /** Deletes the webhook unless it changed since `If-Match`, and its endpoint forgets everything. */
 export const deleteWebhook = async (ctx: WriteContext, env: Env, id: number) => {
-	await changeOne(ctx, webhook, id, { delete: true });
+	await deleting(ctx, id);
 	await endpointOf(env, id).forget();
 };
 

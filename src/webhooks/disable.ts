@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { webhook } from "../db/resources";
 import { webhooks } from "../db/schema";
-import { changeOne } from "../db/write";
+import { declareChange } from "../db/write";
 import type { DeliveryState } from "../models/webhook";
 
 /**
@@ -11,13 +11,17 @@ import type { DeliveryState } from "../models/webhook";
  * secret. `disabled` is part of the webhook, so its ETag moves (a client's cached copy is stale); the delivery
  * state is not. A webhook already disabled stays as it is.
  */
-export const disableWebhook = async (db: Db, id: number, delivery: DeliveryState, now: number) => {
-	await changeOne({ db, now }, webhook, id, {
-		set: { disabled: true },
+const disabling = declareChange<typeof webhook, undefined, DeliveryState>(
+	webhook,
+	({ values: delivery }) => ({
 		unchangedWhen: eq(webhooks.disabled, true),
 		event: {
 			type: "webhook.disabled",
 			data: sql`json_object('id', ${webhooks.id}, 'disabled', json('true'), 'failures', ${delivery.failures}, 'lastStatus', ${delivery.lastStatus}, 'lastAttemptAt', ${delivery.lastAttemptAt})`,
 		},
-	});
+	}),
+);
+
+export const disableWebhook = async (db: Db, id: number, state: DeliveryState, now: number) => {
+	await disabling({ db, now }, id, { set: { disabled: true }, values: state });
 };

@@ -1,7 +1,7 @@
 // A webhook's endpoint: the Durable Object that delivers its events (src/webhooks/endpoint.ts), and the config it
 // delivers with, read from D1 by the sweep and by the webhook operations that change it.
 
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { webhooks } from "../db/schema";
 
 type RetiredSecret = (typeof webhooks.$inferSelect)["retiredSecrets"][number];
@@ -45,7 +45,7 @@ export const configOf = (row: EndpointRow): EndpointConfig => ({
  * A rotation's `retired_secrets`: the secret it replaces, signing until `expiresAt`, then those retired before
  * that still sign at `now` (each until its own expiry).
  */
-export const retiring = (now: number, expiresAt: number) =>
+export const retiring = (now: SQL, expiresAt: SQL) =>
 	sql<RetiredSecret[]>`(SELECT json_group_array(json(value)) FROM (
 		SELECT json_object('secret', ${webhooks.secret}, 'expiresAt', ${expiresAt}) AS value
 		UNION ALL

@@ -43,7 +43,7 @@ export const createPet = {
 		params: ({ now }) => [null, "pet.created", "/pets/", now, null],
 	},
 	created: {
-		sql: `select json_object('id', "pets"."id", 'name', "pets"."name", 'categoryId', "pets"."category_id", 'status', "pets"."status"), '"' || "pets"."version" || '"' from "pets" where "pets"."id" = (SELECT max("pets"."id") FROM "pets")`,
+		sql: `select json_object('id', "pets"."id", 'name', "pets"."name", 'categoryId', "pets"."category_id", 'status', "pets"."status") as "answer", '"' || "pets"."version" || '"' as "etag" from "pets" where "pets"."id" = (SELECT max("pets"."id") FROM "pets")`,
 		params: () => [],
 	},
 } satisfies Steps<{ name: string; categoryId: number; status?: string }>;
@@ -71,7 +71,7 @@ export const placeOrder = {
 		params: ({ petId, now }) => [null, "inventory.updated", "/store/inventory/", now, null, petId],
 	},
 	placed: {
-		sql: `select json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" IS NULL THEN NULL WHEN "orders"."complete" THEN 'true' ELSE 'false' END)), '"' || "orders"."version" || '"' from "orders" where "orders"."id" = (SELECT max("orders"."id") FROM "orders")`,
+		sql: `select json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" IS NULL THEN NULL WHEN "orders"."complete" THEN 'true' ELSE 'false' END)) as "answer", '"' || "orders"."version" || '"' as "etag" from "orders" where "orders"."id" = (SELECT max("orders"."id") FROM "orders")`,
 		params: () => [],
 	},
 } satisfies Steps<{ petId: number; quantity: number; shipDate?: string }>;

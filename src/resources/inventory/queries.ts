@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { inventoryItem as item } from "../../db/resources";
 import { pets } from "../../db/schema";
 import { walkEach } from "../../db/walks";
-import { changeOne, type WriteContext } from "../../db/write";
+import { declareChange, type WriteContext } from "../../db/write";
 import type { Page } from "../../http/pagination";
 import { byPetId, type InventoryItem } from "../../models/inventory";
 import type { PetStatus } from "../../models/pet-status";
@@ -31,5 +31,7 @@ export const listInventory = async (db: Db, filter: InventoryFilter): Promise<In
 };
 
 /** Sets the stock unless the item changed since `If-Match`, with its event. */
+const setting = declareChange(item, () => ({ event: "inventory.updated" }));
+
 export const setInventory = (ctx: WriteContext, petId: number, quantity: number) =>
-	changeOne(ctx, item, petId, { set: { quantity }, event: "inventory.updated" });
+	setting(ctx, petId, { set: { quantity } });

@@ -5,7 +5,7 @@ import { petsNamed } from "../../db/pet-names";
 import { inventoryItem, pet } from "../../db/resources";
 import { categories, inventory, orders, pets } from "../../db/schema";
 import { walkEach } from "../../db/walks";
-import { changeOne, create, exists, type WriteContext } from "../../db/write";
+import { declareChange, declareCreate, exists, type WriteContext } from "../../db/write";
 import type { Page, Window } from "../../http/pagination";
 import { ApiError } from "../../models/error";
 import type { NewPet, Pet, PetPatch } from "../../models/pet";
@@ -48,53 +48,52 @@ export const listPets = async (db: Db, filter: PetFilter): Promise<Window<Pet>> 
  * Creates the pet, only if its category exists, with its empty inventory item and its event (and, under an
  * `Idempotency-Key`, its record), in one batch.
  */
-export const createPet = (ctx: WriteContext, fields: NewPet) =>
-	create(ctx, pet, {
-		values: withNameKey(fields),
-		when: exists(categories, eq(categories.id, fields.categoryId)),
-		alongside: { into: inventory, values: { petId: pet.newest } },
-		events: ["pet.created"],
-		refused: unknownCategory(fields.categoryId),
-	});
+const creating = declareCreate(pet, ({ row }) => ({
+	when: exists(categories, eq(categories.id, row.categoryId)),
+	alongside: { into: inventory, values: { petId: pet.newest } },
+	events: ["pet.created"],
+	refused: ({ categoryId }) => unknownCategory(categoryId),
+}));
+
+export const createPet = (ctx: WriteContext, fields: NewPet) => creating(ctx, withNameKey(fields));
 
 /**
  * Applies the changes only if the pet exists, still has an `If-Match` ETag (when given) and any new category
  * exists. A new status also moves the pet's inventory item, which records its own event.
  */
+const updating = declareChange(pet, ({ row, id, db, carries }) => ({
+	refuse: carries("categoryId")
+		? {
+				when: not(exists(categories, eq(categories.id, row.categoryId))),
+				error: ({ categoryId }) => unknownCategory(categoryId as number),
+			}
+		: undefined,
+	// First, while the old status can still be compared: the item's event only when its status moves.
+	first: carries("status")
+		? (allowed) => ({
+				change: db
+					.update(pets)
+					.set({ status: row.status })
+					.where(and(allowed, ne(pets.status, row.status))),
+				event: { type: "inventory.updated", resource: inventoryItem, key: id },
+			})
+		: undefined,
+	event: "pet.updated",
+}));
+
 export const updatePet = (ctx: WriteContext, id: number, changes: PetPatch) =>
-	changeOne(ctx, pet, id, {
-		set: withNameKey(changes),
-		refuse:
-			changes.categoryId === undefined
-				? undefined
-				: {
-						when: not(exists(categories, eq(categories.id, changes.categoryId))),
-						error: unknownCategory(changes.categoryId),
-					},
-		// First, while the old status can still be compared: the item's event only when its status moves.
-		first: (allowed) =>
-			changes.status === undefined
-				? undefined
-				: {
-						change: ctx.db
-							.update(pets)
-							.set({ status: changes.status })
-							.where(and(allowed, ne(pets.status, changes.status))),
-						event: { type: "inventory.updated", resource: inventoryItem, key: id },
-					},
-		event: "pet.updated",
-	});
+	updating(ctx, id, { set: withNameKey(changes) });
 
 /** Deletes the pet (and, by cascade, its inventory item) unless it changed or has open orders. */
-export const deletePet = (ctx: WriteContext, id: number) =>
-	changeOne(ctx, pet, id, {
-		delete: true,
-		refuse: {
-			when: exists(orders, and(eq(orders.petId, id), eq(orders.complete, false))),
-			error: new ApiError(
+export const deletePet = declareChange(pet, ({ id }) => ({
+	delete: true,
+	refuse: {
+		when: exists(orders, and(eq(orders.petId, id), eq(orders.complete, false))),
+		error: ({ id }) =>
+			new ApiError(
 				"pet_has_open_orders",
 				`Pet ${id} has open orders; complete or cancel them first.`,
 			),
-		},
-		event: "pet.deleted",
-	});
+	},
+	event: "pet.deleted",
+}));
