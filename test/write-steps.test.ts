@@ -1,11 +1,12 @@
 import { env } from "cloudflare:workers";
-import { eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { category } from "../src/db/resources";
 import { categories, events, idempotencyKeys } from "../src/db/schema";
 import { declareChange, declareCreate, type WriteContext } from "../src/db/write";
 import { ApiError } from "../src/models/error";
+import { deleteCategory } from "../src/resources/categories/queries";
 import { testNow, uniqueName } from "./support/api";
 import { watchedD1 } from "./support/d1";
 
@@ -77,6 +78,32 @@ describe("a change of one resource", () => {
 			first.map((statement) => statement.sql),
 		);
 		expect([await descriptionOf(one.id), await descriptionOf(two.id)]).toEqual(["one", "two"]);
+	});
+
+	it("builds each shape of a declaration apart: a PATCH, a PUT, with and without If-Match", async () => {
+		const { id, etag } = await newCategory();
+		const patched = await changing(ctx(), id, { set: { description: "kept" } });
+		const name = uniqueName("Replaced");
+		const replace = ctx({ replace: true, ifMatch: [patched.etag] });
+		const replaced = await changing(replace, id, { set: { name, nameKey: name } });
+		expect(replaced).toEqual({ id, name, etag: expect.any(String) });
+		const again = await changing(ctx(), id, { set: { description: "back" } });
+		expect(again).toMatchObject({ id, name, description: "back" });
+		const stale = changing(ctx({ ifMatch: [etag] }), id, { set: { description: "stale" } });
+		expect(await codeOf(stale)).toBe("precondition_failed");
+		expect(await descriptionOf(id)).toBe("back");
+	});
+
+	it("records a deletion's id as a whole number, in its data and its subject", async () => {
+		const { id } = await newCategory();
+		await deleteCategory(ctx(), id);
+		const recorded = await db
+			.select({ data: sql<string>`${events.data}`, type: events.type })
+			.from(events)
+			.where(eq(events.subject, `/categories/${id}`))
+			.orderBy(desc(events.id))
+			.limit(1);
+		expect(recorded).toEqual([{ data: `{"id":${id}}`, type: "category.deleted" }]);
 	});
 
 	it("says why nothing changed (missing, stale, refused) and then records nothing", async () => {

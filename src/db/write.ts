@@ -43,7 +43,11 @@ export type WriteContext = {
 /** A statement of a batch, as a query builder renders it. */
 type Step = { toSQL: () => { sql: string; params: unknown[] } };
 /** A row of `table` as a statement names it: each field, the value a request binds to it. */
-type Row<T extends SQLiteTable> = { [K in keyof T["$inferInsert"]]-?: SQL };
+type Row<T extends SQLiteTable> = {
+	[K in keyof T["$inferInsert"] as T["_"]["columns"][K]["_"]["isPrimaryKey"] extends true
+		? never
+		: K]-?: SQL;
+};
 /** Fields of a row of `table` that a declaration gives itself: SQL, or a value of the declaration. */
 type Given<T extends SQLiteTable> = Partial<Record<keyof T["$inferInsert"], unknown>>;
 
@@ -67,7 +71,9 @@ const bind = (name: string, column: SQLiteColumn) =>
 /** The row of `table` a request binds by field name. */
 const placeholders = <T extends SQLiteTable>(table: T) =>
 	Object.fromEntries(
-		Object.entries(getTableColumns(table)).map(([field, column]) => [field, bind(field, column)]),
+		Object.entries(getTableColumns(table)).flatMap(([field, column]) =>
+			column.primary ? [] : [[field, bind(field, column)]],
+		),
 	) as Row<T>;
 
 /**
@@ -216,8 +222,9 @@ const answerOf = <A>(ran: Ran | undefined) =>
 		etag: String(etag),
 	}))[0] as (A & { etag: string }) | undefined;
 
-/** The resource as the API answers it, with its ETag. */
+/** The resource as the API answers it, with its ETag; the fields of its row, by name. */
 type Answered<R extends Resource> = Awaited<ReturnType<R["find"]>>;
+type Fields<R extends Resource> = R["table"]["$inferInsert"];
 /** Further values a request binds by name (`@name`), as a statement names them. */
 const named = new Proxy({} as Record<string, SQL>, {
 	get: (_, name) => sql`${sql.placeholder(`@${String(name)}`)}`,
@@ -226,26 +233,21 @@ const named = new Proxy({} as Record<string, SQL>, {
 /** What a change of `R` is declared from: its row, a builder, and what the request's shape is. */
 type ChangeShape<R extends Resource, F, V> = {
 	row: Row<R["table"]>;
-	/** The further values the change binds. */
 	values: { [K in keyof V]-?: SQL };
 	/** The resource's key, and the request's time in Unix milliseconds, as the request binds them. */
 	id: SQL;
 	now: SQL;
 	db: Db;
 	/** Whether the change carries the field. */
-	carries: (field: keyof R["table"]["$inferInsert"]) => boolean;
+	carries: (field: keyof Fields<R>) => boolean;
 	/** The caller's facts of the request that shape the statements. */
 	flags: F;
 };
-
 type ChangeDeclaration<R extends Resource> = {
 	/** Fields it sets to SQL over the row, by name, beside those the request carries. */
-	set?: Partial<Record<keyof R["table"]["$inferInsert"], SQL>>;
+	set?: Partial<Record<keyof Fields<R>, SQL>>;
 	/** A condition of its row under which the change is refused, and the error that says so for a request. */
-	refuse?: {
-		when: SQL;
-		error: (request: Partial<R["table"]["$inferInsert"]> & { id: number }) => ApiError;
-	};
+	refuse?: { when: SQL; error: (request: Partial<Fields<R>> & { id: number }) => ApiError };
 	/** A change made first, under the same conditions, recording its event when it changed a row. */
 	first?: (allowed: SQL) => { change: Step; event: EventOf };
 } & (
@@ -258,14 +260,13 @@ type ChangeDeclaration<R extends Resource> = {
 	| { delete: true; event?: EventType }
 );
 
-type Change<R extends Resource, F, V> = {
-	/** The fields to set, by name (none for a deletion); the version (and so the ETag) moves with them. */
-	set?: Partial<R["table"]["$inferInsert"]>;
-	/** Facts of the request its declaration reads: each is a shape of its own. */
-	flags?: F;
-	/** Further values its declaration names, by name. */
-	values?: V;
-};
+/** A change's request: the fields it sets (the ETag moves with them), and its flags and values, if declared. */
+type Change<R extends Resource, F, V> = { set?: Partial<Fields<R>> } & (undefined extends F
+	? { flags?: F }
+	: { flags: F }) &
+	(keyof V extends never ? { values?: V } : { values: V });
+/** A change's request, optional when its declaration has no flags or values. */
+type Request<C> = Partial<C> extends C ? [C?] : [C];
 
 /**
  * A change of `R` declared once: what it refuses, makes first, records and leaves as it is, from its shape. It
@@ -273,39 +274,37 @@ type Change<R extends Resource, F, V> = {
  * refused, with its events, in one atomic batch, and answers the changed resource (a deletion: undefined), or
  * throws why nothing changed: 404, 412 `precondition_failed`, or the refusal's error.
  */
-export const declareChange = <R extends Resource, F = undefined, V = Record<never, unknown>>(
+export const declareChange = <
+	R extends Resource,
+	F = undefined,
+	V = Record<never, unknown>,
+	D extends ChangeDeclaration<R> = ChangeDeclaration<R>,
+>(
 	resource: R,
-	declare: (shape: ChangeShape<R, F, V>) => ChangeDeclaration<R>,
+	declare: (shape: ChangeShape<R, F, V>) => D,
 ) => {
 	const builtFor = batches<ChangeDeclaration<R>["refuse"]>();
 	return async (
 		context: WriteContext,
 		id: number,
-		{ set = {}, flags, values }: Change<R, F, V> = {},
-	): Promise<Answered<R>> => {
+		...[request]: Request<Change<R, F, V>>
+	): Promise<[D] extends [{ delete: true }] ? undefined : Answered<R>> => {
+		const { set = {}, flags, values } = (request ?? {}) as { set?: object; flags?: F; values?: V };
 		const { db, ifMatch, replace } = context;
 		const { table } = resource;
 		const built = builtFor(set, [!!replace, ifMatch !== undefined, flags ?? null], (carried) => {
 			const key = sql`${sql.param(own.id, resource.key)}`;
 			const row = placeholders(table) as Row<R["table"]> & Record<string, SQL>;
-			const change = declare({
-				row,
-				values: named as ChangeShape<R, F, V>["values"],
-				id: key,
-				now: sql`${own.now}`,
-				db,
-				carries: (field) => carried.has(field as string),
-				flags: flags as F,
-			});
+			const carries = (field: PropertyKey) => carried.has(field as string);
+			const shape = { row, values: named, id: key, now: sql`${own.now}`, db, carries, flags };
+			const change = declare(shape as ChangeShape<R, F, V>);
 			const where = eq(resource.key, key);
 			/** Whether the resource exists with `condition` (read through its join, which a DELETE cannot name). */
 			const holds = (condition?: SQL) =>
 				sql`EXISTS ${resource.select(db, { one: sql`1` }).where(and(where, condition))}`;
 			// The tags travel as one JSON parameter: a header naming many cannot exceed D1's bound-parameter limit.
 			const current =
-				ifMatch === undefined
-					? undefined
-					: holds(sql`${resource.etag} IN (SELECT value FROM json_each(${own.ifMatch}))`);
+				ifMatch && holds(sql`${resource.etag} IN (SELECT value FROM json_each(${own.ifMatch}))`);
 			const allowed = and(where, current, change.refuse && not(change.refuse.when)) as SQL;
 			const first = change.first?.(allowed);
 			/** What it sets: the fields it carries, and on a `PUT` the optional ones it shows, to their default. */
@@ -320,9 +319,10 @@ export const declareChange = <R extends Resource, F = undefined, V = Record<neve
 			const recorded = () => {
 				if (change.event === undefined) return undefined;
 				if ("delete" in change) {
-					const data = sql`json_object('id', ${key})`;
-					// D1 binds a number as a REAL, which text would show as `1.0`.
-					const subject = sql`${`${resource.path}/`} || CAST(${key} AS INTEGER)`;
+					// D1 binds a number as a REAL, which text and JSON would show as `1.0`.
+					const whole = sql`CAST(${key} AS INTEGER)`;
+					const data = sql`json_object('id', ${whole})`;
+					const subject = sql`${`${resource.path}/`} || ${whole}`;
 					const deleted = { type: change.event, subject, createdAt: own.at, data };
 					return insertWhere(db, events, selection(events, deleted), changed);
 				}
@@ -362,7 +362,7 @@ export const declareChange = <R extends Resource, F = undefined, V = Record<neve
 			$id: id,
 			$ifMatch: ifMatch && JSON.stringify(ifMatch),
 		});
-		const answer = answerOf(after) as Answered<R>;
+		const answer = answerOf(after) as [D] extends [{ delete: true }] ? undefined : Answered<R>;
 		if ((main?.meta.changes ?? 0) > 0) return answer;
 		const [{ found, current, unchanged }] = (state?.results ?? [{}]) as Record<string, unknown>[];
 		if (!found) throw resource.notFound(id);
@@ -374,19 +374,19 @@ export const declareChange = <R extends Resource, F = undefined, V = Record<neve
 
 /** What a create of `R` is declared from: the row it inserts, and a builder. */
 type CreateShape<R extends Resource> = { row: Row<R["table"]>; db: Db };
-type CreateDeclaration<R extends Resource, K extends string, A> = {
+type CreateDeclaration<R extends Resource, K extends string, A, T extends SQLiteTable> = {
 	/** What must hold for it to be created (its category exists). */
 	when?: SQL;
 	/** Made first (taking an order's stock): the resource is created only when it changed a row. */
 	before?: (allowed: SQL) => Step;
 	/** A row inserted with the new one (a pet's inventory item): its table, and its fields by name. */
-	alongside?: { into: SQLiteTable; values: Record<string, unknown> };
+	alongside?: { into: T; values: Given<T> };
 	/** The events it records: of the new resource by their type, or of another. */
 	events: (EventType | EventOf)[];
 	/** Conditions probed in the same batch, which `refused` reads to say why nothing was created. */
 	probe?: Record<K, SQL>;
 	/** Why nothing was created for a request: a unique index, or a condition that did not hold. */
-	refused: (request: R["table"]["$inferInsert"], why: Record<K, boolean>) => ApiError;
+	refused: (request: Fields<R>, why: Record<K, boolean>) => ApiError;
 	/** What it answers and its idempotency record keeps, as JSON in SQL over the new row (else the resource). */
 	answer?: SQL<A>;
 };
@@ -401,15 +401,13 @@ export const declareCreate = <
 	R extends Resource,
 	K extends string = never,
 	A = Omit<Answered<R>, "etag">,
+	T extends SQLiteTable = SQLiteTable,
 >(
 	resource: R,
-	declare: (shape: CreateShape<R>) => CreateDeclaration<R, K, A>,
+	declare: (shape: CreateShape<R>) => CreateDeclaration<R, K, A, T>,
 ) => {
-	const builtFor = batches<CreateDeclaration<R, K, A>["refused"]>();
-	return async (
-		context: WriteContext,
-		values: R["table"]["$inferInsert"],
-	): Promise<A & { etag: string }> => {
+	const builtFor = batches<CreateDeclaration<R, K, A, T>["refused"]>();
+	return async (context: WriteContext, values: Fields<R>): Promise<A & { etag: string }> => {
 		const { db, key } = context;
 		const { table } = resource;
 		const built = builtFor(values, [key !== undefined], (carried) => {

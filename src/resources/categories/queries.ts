@@ -9,19 +9,18 @@ import { ApiError } from "../../models/error";
 const nameTaken = (name: string) =>
 	new ApiError("category_exists", `A category named "${name}" already exists.`);
 
-/**
- * Creates the category unless its name is taken (the unique index on the folded name decides), with its event
- * (and, under an `Idempotency-Key`, its record), in one batch.
- */
 const creating = declareCreate(category, () => ({
 	events: ["category.created"],
 	refused: ({ name }) => nameTaken(name),
 }));
 
+/**
+ * Creates the category unless its name is taken (the unique index on the folded name decides), with its event
+ * (and, under an `Idempotency-Key`, its record), in one batch.
+ */
 export const createCategory = (ctx: WriteContext, fields: NewCategory) =>
 	creating(ctx, withNameKey(fields));
 
-/** Applies the changes unless the category is missing, changed since `If-Match`, or the new name is taken. */
 const updating = declareChange(category, ({ row, id, carries }) => ({
 	refuse: carries("name")
 		? {
@@ -32,6 +31,7 @@ const updating = declareChange(category, ({ row, id, carries }) => ({
 	event: "category.updated",
 }));
 
+/** Applies the changes unless the category is missing, changed since `If-Match`, or the new name is taken. */
 export const updateCategory = (ctx: WriteContext, id: number, changes: CategoryPatch) =>
 	updating(ctx, id, { set: withNameKey(changes) });
 

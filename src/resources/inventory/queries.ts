@@ -30,8 +30,8 @@ export const listInventory = async (db: Db, filter: InventoryFilter): Promise<In
 	return rows.map(({ answer }) => answer);
 };
 
-/** Sets the stock unless the item changed since `If-Match`, with its event. */
 const setting = declareChange(item, () => ({ event: "inventory.updated" }));
 
+/** Sets the stock unless the item changed since `If-Match`, with its event. */
 export const setInventory = (ctx: WriteContext, petId: number, quantity: number) =>
 	setting(ctx, petId, { set: { quantity } });

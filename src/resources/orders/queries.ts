@@ -25,11 +25,6 @@ export const listOrders = (db: Db, filter: OrderFilter): Promise<Order[]> =>
 const available = (petId: SQL) =>
 	exists(pets, and(eq(pets.id, petId), eq(pets.status, "available")));
 
-/**
- * Places an order in one atomic batch: the stock is taken only while it covers the quantity and the pet is
- * available (and the idempotency key, if any, is unused); the order and its events follow only when the stock was
- * taken. A probe in the same batch says why nothing happened.
- */
 const placing = declareCreate<typeof order, "pet" | "petAvailable">(order, ({ row, db }) => ({
 	before: (allowed) =>
 		db
@@ -56,17 +51,17 @@ const placing = declareCreate<typeof order, "pet" | "petAvailable">(order, ({ ro
 				: new ApiError("insufficient_stock", `Pet ${petId} has fewer than ${quantity} in stock.`),
 }));
 
-/** Places the order (see {@link placing}); a ship date defaults to the placement's time. */
+/**
+ * Places an order in one atomic batch: the stock is taken only while it covers the quantity and the pet is
+ * available (and the idempotency key, if any, is unused); the order and its events follow only when the stock was
+ * taken. A probe in the same batch says why nothing happened. A ship date defaults to the placement's time.
+ */
 export const placeOrder = (ctx: WriteContext, placement: NewOrder) =>
 	placing(ctx, { ...placement, shipDate: placement.shipDate ?? new Date(ctx.now).toISOString() });
 
 const orderComplete = ({ id }: { id: number }) =>
 	new ApiError("order_complete", `Order ${id} is complete and final.`);
 
-/**
- * Applies the patch to an open order that still has an `If-Match` ETag (when given). A complete order is final:
- * completing it again is a no-op, with no write and no event; any other change is refused.
- */
 const updating = declareChange<typeof order, { completing: boolean }>(
 	order,
 	({ carries, flags }) => ({
@@ -76,6 +71,10 @@ const updating = declareChange<typeof order, { completing: boolean }>(
 	}),
 );
 
+/**
+ * Applies the patch to an open order that still has an `If-Match` ETag (when given). A complete order is final:
+ * completing it again is a no-op, with no write and no event; any other change is refused.
+ */
 export const updateOrder = (ctx: WriteContext, id: number, patch: OrderPatch) =>
 	updating(ctx, id, { set: patch, flags: { completing: patch.complete === true } });
 

@@ -44,10 +44,6 @@ export const listPets = async (db: Db, filter: PetFilter): Promise<Window<Pet>> 
 	return { rows: rows.map(({ answer }) => answer), through: alongside[0]?.through };
 };
 
-/**
- * Creates the pet, only if its category exists, with its empty inventory item and its event (and, under an
- * `Idempotency-Key`, its record), in one batch.
- */
 const creating = declareCreate(pet, ({ row }) => ({
 	when: exists(categories, eq(categories.id, row.categoryId)),
 	alongside: { into: inventory, values: { petId: pet.newest } },
@@ -55,12 +51,12 @@ const creating = declareCreate(pet, ({ row }) => ({
 	refused: ({ categoryId }) => unknownCategory(categoryId),
 }));
 
+/**
+ * Creates the pet, only if its category exists, with its empty inventory item and its event (and, under an
+ * `Idempotency-Key`, its record), in one batch.
+ */
 export const createPet = (ctx: WriteContext, fields: NewPet) => creating(ctx, withNameKey(fields));
 
-/**
- * Applies the changes only if the pet exists, still has an `If-Match` ETag (when given) and any new category
- * exists. A new status also moves the pet's inventory item, which records its own event.
- */
 const updating = declareChange(pet, ({ row, id, db, carries }) => ({
 	refuse: carries("categoryId")
 		? {
@@ -81,6 +77,10 @@ const updating = declareChange(pet, ({ row, id, db, carries }) => ({
 	event: "pet.updated",
 }));
 
+/**
+ * Applies the changes only if the pet exists, still has an `If-Match` ETag (when given) and any new category
+ * exists. A new status also moves the pet's inventory item, which records its own event.
+ */
 export const updatePet = (ctx: WriteContext, id: number, changes: PetPatch) =>
 	updating(ctx, id, { set: withNameKey(changes) });
 
