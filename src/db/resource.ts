@@ -136,9 +136,15 @@ export const defineResource = <
 	/** The resource as the API answers it, as a column of a SELECT over its rows. */
 	const answer = () => sql`${json}`.mapWith((text: string): Answered => JSON.parse(text));
 	const notFound = (id: number) => new ApiError("not_found", `${name} ${id} does not exist.`);
-	/** The resource `id` as the API answers it, with its ETag, as a query a batch can run (no row: none). */
-	const tagged = (db: Db, id: number | SQL) =>
-		select(db, { answer: answer(), etag }).where(eq(key, id));
+	/**
+	 * The resource `id` as the API answers it (or as `shown` says, in JSON), with its ETag, as a query a batch can
+	 * run (no row: none); its fields named `answer` and `etag`, as a D1 batch answers rows as objects by name.
+	 */
+	const tagged = (db: Db, id: number | SQL, shown: SQL = json) =>
+		select(db, {
+			answer: sql`${shown}`.mapWith((text: string): Answered => JSON.parse(text)).as("answer"),
+			etag: etag.as("etag"),
+		}).where(eq(key, id));
 	return {
 		name,
 		table,
@@ -209,6 +215,6 @@ export type Resource = Pick<
 	| "notFound"
 	| "projection"
 > & {
-	tagged: (db: Db, id: number | SQL) => ReturnType<AnyResource["tagged"]>;
+	tagged: (db: Db, id: number | SQL, shown?: SQL) => ReturnType<AnyResource["tagged"]>;
 	find: (db: Db, id: number) => Promise<unknown>;
 };

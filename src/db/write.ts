@@ -148,10 +148,6 @@ const aliased = (fields: Record<string, SQLWrapper>) =>
 const probe = (db: Db, conditions: Record<string, SQL>) =>
 	db.select(aliased(conditions)).from(sql`(SELECT 1)`);
 
-/** The resource `key` as the API answers it (or as `answer` says) and its ETag, named `answer` and `etag`. */
-const answered = (db: Db, resource: Resource, key: SQL, answer: SQL = resource.json) =>
-	resource.select(db, aliased({ answer, etag: resource.etag })).where(eq(resource.key, key));
-
 /** What D1 answers for a statement of a batch. */
 type Ran = { results: Record<string, unknown>[]; meta: { changes: number } };
 /** Values a request binds, by name: its row's fields, its own (`$at`, `$id`, …) and its declaration's (`@…`). */
@@ -215,7 +211,7 @@ const run = async <E>({ db, now }: WriteContext, built: Built<E>, values: Bound)
 	) as Record<string, Ran | undefined>;
 };
 
-/** The resource as the API answers it, with its ETag, from an {@link answered} step's row. */
+/** The resource as the API answers it, with its ETag, from the row of its `tagged` query. */
 const answerOf = <A>(ran: Ran | undefined) =>
 	ran?.results.map(({ answer, etag }) => ({
 		...JSON.parse(String(answer)),
@@ -350,7 +346,7 @@ export const declareChange = <
 								})
 								.where(allowed),
 				event: recorded(),
-				after: "delete" in change ? undefined : answered(db, resource, key),
+				after: "delete" in change ? undefined : resource.tagged(db, key),
 			};
 			return { steps, refusal: change.refuse };
 		});
@@ -463,7 +459,7 @@ export const declareCreate = <
 				),
 				remember:
 					key && insertOver(db, idempotencyKeys, newest, { ...kept, createdAt: own.now }, changed),
-				created: answered(db, resource, resource.newest, answer),
+				created: resource.tagged(db, resource.newest, answer),
 			};
 			return { steps, refusal: declared.refused };
 		});

@@ -16,7 +16,7 @@ export type Steps<T> = Record<string, Statement<T>>;
 
 /** GET /pets/{petId}: one statement, outside any batch. */
 export const readPet: Statement<{ petId: number }> = {
-	sql: `select json_object('id', "pets"."id", 'name', "pets"."name", 'categoryId', "pets"."category_id", 'status', "pets"."status"), '"' || "pets"."version" || '"' from "pets" where "pets"."id" = ?`,
+	sql: `select json_object('id', "pets"."id", 'name', "pets"."name", 'categoryId', "pets"."category_id", 'status', "pets"."status") as "answer", '"' || "pets"."version" || '"' as "etag" from "pets" where "pets"."id" = ?`,
 	params: ({ petId }) => [petId],
 };
 
