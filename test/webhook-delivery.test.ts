@@ -166,6 +166,11 @@ describe("retries", () => {
 		const [disabled] = await (
 			await anonymous(`/events?subject=${encodeURIComponent(`/webhooks/${webhook.id}`)}`)
 		).json<{ type: string; data: unknown }[]>();
+		// Deliveries carry the event's data as it was written: whole numbers as `9`, never `9.0`.
+		const written = await env.DB.prepare("SELECT data FROM events WHERE type = ? AND subject = ?")
+			.bind("webhook.disabled", `/webhooks/${webhook.id}`)
+			.first<string>("data");
+		expect(written).toContain('"failures":9,"lastStatus":500,');
 		expect(disabled).toMatchObject({
 			type: "webhook.disabled",
 			data: { id: webhook.id, disabled: true, failures: 9, lastStatus: 500 },
