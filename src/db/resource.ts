@@ -133,18 +133,16 @@ export const defineResource = <
 		return join ? (query.innerJoin(join.table, join.on) as typeof query) : query;
 	};
 	type Answered = Answer<ProjectionOf<T, M, Joined>>;
-	/** The resource as the API answers it, as a column of a SELECT over its rows. */
-	const answer = () => sql`${json}`.mapWith((text: string): Answered => JSON.parse(text));
+	/** The resource as the API answers it (or as `shown` says, in JSON), as a column of a SELECT over its rows. */
+	const answer = (shown = json) =>
+		sql`${shown}`.mapWith((text: string): Answered => JSON.parse(text));
 	const notFound = (id: number) => new ApiError("not_found", `${name} ${id} does not exist.`);
 	/**
-	 * The resource `id` as the API answers it (or as `shown` says, in JSON), with its ETag, as a query a batch can
-	 * run (no row: none); its fields named `answer` and `etag`, as a D1 batch answers rows as objects by name.
+	 * The resource `id` as {@link answer} shows it, with its ETag, as a query a batch can run (no row: none); its
+	 * fields named `answer` and `etag`, as a D1 batch answers rows as objects by name.
 	 */
-	const tagged = (db: Db, id: number | SQL, shown: SQL = json) =>
-		select(db, {
-			answer: sql`${shown}`.mapWith((text: string): Answered => JSON.parse(text)).as("answer"),
-			etag: etag.as("etag"),
-		}).where(eq(key, id));
+	const tagged = (db: Db, id: number | SQL, shown?: SQL) =>
+		select(db, { answer: answer(shown).as("answer"), etag: etag.as("etag") }).where(eq(key, id));
 	return {
 		name,
 		table,
