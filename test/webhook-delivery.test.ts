@@ -134,6 +134,7 @@ describe("retries", () => {
 
 	it("come at once, then after 5 s, 30 s, 2 min, 15 min, 1 h, 4 h, 10 h and 10 h, each up to 20% later; the last failure is recorded as exhausted and, after 24 hours without a success, disables the endpoint", async () => {
 		const { receivers, webhook, eventId } = await attemptedOnce(failing(500));
+		const watcher = await createWebhook(["webhook.disabled"]);
 		let now = later;
 		for (const [index, step] of steps.entries()) {
 			const attempt = await lastAttempt(webhook.id);
@@ -166,11 +167,11 @@ describe("retries", () => {
 		const [disabled] = await (
 			await anonymous(`/events?subject=${encodeURIComponent(`/webhooks/${webhook.id}`)}`)
 		).json<{ type: string; data: unknown }[]>();
-		// Deliveries carry the event's data as it was written: whole numbers as `9`, never `9.0`.
-		const written = await env.DB.prepare("SELECT data FROM events WHERE type = ? AND subject = ?")
-			.bind("webhook.disabled", `/webhooks/${webhook.id}`)
-			.first<string>("data");
-		expect(written).toContain('"failures":9,"lastStatus":500,');
+		// A webhook watching for it is told, whole numbers written as `9`, never `9.0`.
+		await sweepAt(now);
+		await deliverAt(watcher.id, now);
+		const [told] = receivers.received(watcher.url);
+		expect(told.body).toContain('"failures":9,"lastStatus":500,');
 		expect(disabled).toMatchObject({
 			type: "webhook.disabled",
 			data: { id: webhook.id, disabled: true, failures: 9, lastStatus: 500 },
