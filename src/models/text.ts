@@ -26,9 +26,23 @@ const printing = /[[\p{L}\p{N}\p{P}\p{S}]--[\p{Default_Ignorable_Code_Point}\u28
 export const printingCharacters = (value: string) =>
 	[...value].filter((character) => printing.test(character)).length;
 
+/** Emoji as Unicode sequences them (ZWJ, tag, keycap and presentation sequences): their invisible parts belong. */
+const emoji = /\p{RGI_Emoji}/gv;
+/** A joiner between letters or marks, as scripts such as Persian and Devanagari write them. */
+const joinerInWord = /(?<=[\p{L}\p{M}])[\u200c\u200d](?=[\p{L}\p{M}])/gv;
+const invisible = /\p{Default_Ignorable_Code_Point}/v;
+
+/**
+ * Whether `value` holds an invisible character (a default-ignorable code point: tag characters, zero-width spaces,
+ * soft hyphens, variation selectors…) outside an emoji sequence and a joiner within a word: text that would reach a
+ * reader, or an agent, unseen.
+ */
+const hidesText = (value: string) =>
+	invisible.test(value.replace(emoji, "").replace(joinerInWord, ""));
+
 /** What a name holds, as the document states it. */
 export const nameRules =
-	"Trimmed; holds a character that prints (spaces, format characters, blanks such as U+2800 and lone combining marks do not count), and no control, bidirectional, line or paragraph separator characters.";
+	"Trimmed; holds a character that prints (spaces, format characters, blanks such as U+2800 and lone combining marks do not count), and no control, bidirectional, line or paragraph separator characters, nor invisible ones (tag characters, zero-width spaces, soft hyphens…) outside an emoji sequence or a joiner within a word.";
 
 /** A name, as {@link nameRules} states it: one line of well-formed Unicode that prints. */
 export const name = (max: number) =>
@@ -42,8 +56,12 @@ export const name = (max: number) =>
 			(value) => value.isWellFormed() && !/[\p{Cc}\p{Zl}\p{Zp}]/u.test(value),
 			"must be one line of text without control characters",
 		)
-		.refine((value) => printingCharacters(value) > 0, "must contain a visible character")
-		.refine(
-			(value) => !bidiControls.test(value),
-			"must not contain bidirectional control characters",
-		);
+		.refine((value) => printingCharacters(value) > 0, {
+			message: "must contain a visible character",
+			abort: true,
+		})
+		.refine((value) => !bidiControls.test(value), {
+			message: "must not contain bidirectional control characters",
+			abort: true,
+		})
+		.refine((value) => !hidesText(value), "must not contain invisible characters");
