@@ -613,6 +613,44 @@ describe("a tool call stays inside its route", () => {
 		}
 	});
 
+	it("takes null for an optional argument, or an optional body field, as not given", async () => {
+		const pet = await stockedPet(5);
+		const listed = await call("listPets", { limit: null, cursor: null, status: null, name: null });
+		expect(listed.result.isError).toBeUndefined();
+		const placed = await call("placeOrder", {
+			body: { petId: pet.id, quantity: 1, shipDate: null },
+			"Idempotency-Key": null,
+		});
+		expect(placed.result).toMatchObject({
+			structuredContent: { petId: pet.id, quantity: 1, complete: false },
+		});
+		expect(await stockOf(pet.id)).toBe(4);
+	});
+
+	it("speaks of an argument's own type when it is wrong, null for a required one included", async () => {
+		const cases = [
+			["getPetById", { petId: null }, "path.petId", "expected integer, received null"],
+			["getPetById", { petId: { id: 1 } }, "path.petId", "expected integer, received object"],
+			["getPetById", { petId: 1.5 }, "path.petId", "expected integer, received number"],
+			["listPets", { limit: true }, "query.limit", "expected integer, received boolean"],
+			["listPets", { status: [7] }, "query.status", "expected string, received integer"],
+		] as const;
+		for (const [tool, args, path, message] of cases) {
+			const { result } = await call(tool, args);
+			expect(result.structuredContent.details).toEqual([{ path, message }]);
+		}
+	});
+
+	it("names the allowed values of an enum, in a tool as in REST", async () => {
+		const allowed = 'must be one of "available", "pending", "sold"';
+		const { result } = await call("listPets", { status: ["lost"] });
+		expect(result.structuredContent.details).toEqual([{ path: "query.status", message: allowed }]);
+		const rest = await anonymous("/pets?status=lost");
+		expect((await rest.json<{ details: unknown[] }>()).details).toEqual([
+			{ path: "query.status", message: allowed },
+		]);
+	});
+
 	it("answers an unknown tool with the spec's protocol error, -32602", async () => {
 		const answer = await call("noSuchTool", {});
 		expect(answer).toMatchObject({ id: 1, error: { code: -32602 } });

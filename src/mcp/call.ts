@@ -43,22 +43,87 @@ export const isObject = (value: unknown): value is Record<string, unknown> =>
 const invalid = (path: string, message: string) =>
 	new ApiError("validation_error", undefined, [{ path, message }]);
 
+type Schema = {
+	type?: string;
+	items?: Schema;
+	anyOf?: Schema[];
+	properties?: Record<string, Schema>;
+	required?: string[];
+};
+
+/** A value's type as JSON Schema names it (`integer` for a whole number). */
+const typeOf = (value: unknown) =>
+	value === null
+		? "null"
+		: Array.isArray(value)
+			? "array"
+			: Number.isInteger(value)
+				? "integer"
+				: typeof value;
+
+/**
+ * Why a path, query or header argument is not of the type its tool declares, in the argument's own terms: text is
+ * what a URL or a header carries, so any string is left for the route to judge, as are the items of a repeatable
+ * parameter (one value or several).
+ */
+const mistyped = (schema: Schema, value: unknown): string | undefined => {
+	const [type, given] = [schema.type, typeOf(value)];
+	if (type === "array" && schema.items) {
+		const items = Array.isArray(value) ? value : [value];
+		return items.map((item) => mistyped(schema.items as Schema, item)).find(Boolean);
+	}
+	const fits = given === type || given === "string" || (type === "number" && given === "integer");
+	return !type || fits ? undefined : `expected ${type}, received ${given}`;
+};
+
+/** Whether a schema takes `null`: a nullable field is an `anyOf` with a `null` branch. */
+const takesNull = (schema: Schema | undefined) =>
+	schema?.anyOf?.some((branch) => branch.type === "null") ?? false;
+
+/**
+ * The body without the members an agent sent as `null` for fields that are optional and not nullable: strict tool
+ * schemas (OpenAI's) and Python clients send `null` for "not given".
+ */
+const withoutNulls = (body: unknown, schema: Schema) =>
+	isObject(body)
+		? Object.fromEntries(
+				Object.entries(body).filter(
+					([name, value]) =>
+						value !== null ||
+						schema.required?.includes(name) ||
+						takesNull(schema.properties?.[name]),
+				),
+			)
+		: body;
+
 /**
  * The arguments by the part of the request they go to, each part checked against the route's own schema before
  * any request is built, so that a call never leaves its route: else the `validation_error` the API answers.
  */
 const partsOf = (tool: ApiTool, args: unknown) => {
 	if (!isObject(args)) throw invalid("arguments", "must be an object");
-	const text: Record<Place, Record<string, unknown>> = {
+	const text: Record<Exclude<Place, "body">, Record<string, unknown>> = {
 		path: {},
 		query: {},
 		header: {},
-		body: {},
+	};
+	let body: unknown;
+	const { properties, required } = tool.tool.inputSchema as {
+		properties: Record<string, Schema>;
+		required: string[];
 	};
 	for (const [name, value] of Object.entries(args)) {
 		const place = Object.hasOwn(tool.places, name) ? tool.places[name] : undefined;
 		if (!place) throw invalid(`arguments.${name}`, "Unknown argument.");
-		if (value !== undefined) text[place][name] = asText(value);
+		// `null` for an optional argument is how many clients say "not given".
+		if (value === undefined || (value === null && !required.includes(name))) continue;
+		if (place === "body") {
+			body = withoutNulls(value, properties[name]);
+			continue;
+		}
+		const why = mistyped(properties[name], value);
+		if (why) throw invalid(`${place}.${name}`, why);
+		text[place][name] = asText(value);
 	}
 	for (const [place, key, target] of parts) {
 		// A part without arguments cannot leave the route; the app itself says what it lacks.
@@ -69,13 +134,12 @@ const partsOf = (tool: ApiTool, args: unknown) => {
 			if (result?.success === false) throw invalidRequest(result.error, target);
 		}
 	}
-	return text as Record<Place, Record<string, string>>;
+	return { ...(text as Record<Exclude<Place, "body">, Record<string, string>>), body };
 };
 
 /** The HTTP request a call of `tool` with `args` stands for. */
 export const requestOf = (tool: ApiTool, args: unknown, caller: Caller) => {
-	const { path, query, header } = partsOf(tool, args);
-	const { body } = args as { body?: unknown };
+	const { path, query, header, body } = partsOf(tool, args);
 	const url = new URL(
 		tool.route.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(path[name])),
 		caller.origin,

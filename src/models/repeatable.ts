@@ -10,7 +10,9 @@ export const repeatable = <E extends z.ZodEnum>(
 	param: { name: string; description: string; example: z.infer<E> },
 ) =>
 	z
-		.union([values, z.array(values)])
+		.union([values, z.array(values)], {
+			error: `must be one of ${values.options.map((value) => `"${String(value)}"`).join(", ")}`,
+		})
 		.transform((value) => [...new Set<z.infer<E>>(Array.isArray(value) ? value : [value])])
 		.optional()
 		.openapi({
