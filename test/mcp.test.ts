@@ -382,6 +382,42 @@ describe("both revisions on one endpoint, stateless", () => {
 		}
 	});
 
+	it("answers an initialize whose header names a revision newer than it serves with the spec's -32022", async () => {
+		const answer = await initialize("2025-11-25", "2099-01-01");
+		expect(answer.status).toBe(400);
+		expect(await answer.json()).toMatchObject({
+			id: 1,
+			error: {
+				code: -32022,
+				data: { supported: [current, "2025-11-25"], requested: "2099-01-01" },
+			},
+		});
+	});
+
+	it("holds a 2025-11-25 message to its Mcp-Method and Mcp-Name headers when it sends them: a gateway routing on them is never bypassed", async () => {
+		const name = uniqueName("Rerouted");
+		const legacy = { "mcp-protocol-version": "2025-11-25" };
+		const call = {
+			jsonrpc: "2.0",
+			id: 3,
+			method: "tools/call",
+			params: { name: "createCategory", arguments: { body: { name } } },
+		};
+		for (const headers of [
+			{ "mcp-name": "getCategoryById" },
+			{ "mcp-method": "tools/list" },
+			{ "mcp-method": "tools/call", "mcp-name": "" },
+		]) {
+			const answer = await post(call, { authorization: `Bearer ${token}`, ...legacy, ...headers });
+			expect(answer.status).toBe(400);
+			expect(await answer.json()).toMatchObject({ id: 3, error: { code: -32020 } });
+		}
+		// The name is still free: no call created it. Headers that agree, or none, are served.
+		expect((await send("POST", "/categories", { name })).status).toBe(201);
+		const listed = await post({ jsonrpc: "2.0", id: 4, method: "tools/list" }, legacy);
+		expect(listed.status).toBe(200);
+	});
+
 	it("offers 2025-11-25 to a client that opens with an older revision's initialize, whatever header it sends", async () => {
 		for (const offered of ["2025-06-18", "2024-11-05"]) {
 			for (const header of [undefined, offered, ""]) {

@@ -41,15 +41,31 @@ const unsupported = (c: Context, requested: string, id: unknown = null) =>
 /**
  * The revision a message names that `/mcp` does not serve, if it names one. A request of the current revision
  * names it in its `_meta` (a header that differs is the SDK's -32020); one of the 2025 revisions, after its
- * `initialize` (whose body offers a version), in its header.
+ * `initialize`, in its header. An `initialize` negotiates from the version its body offers, so an older header is
+ * part of that; a newer one names a revision not served.
  */
 const unservedVersion = (message: Message, header: string | undefined) => {
 	const claimed = message.params?._meta?.[versionKey];
 	if (claimed !== undefined) {
 		return typeof claimed === "string" && claimed !== current ? claimed : undefined;
 	}
-	if (message.method === "initialize" || header === undefined) return undefined;
-	return servedVersions.includes(header) ? undefined : header;
+	if (header === undefined || servedVersions.includes(header)) return undefined;
+	return message.method === "initialize" && header < current ? undefined : header;
+};
+
+/**
+ * Where a 2025-11-25 message's `Mcp-Method` or `Mcp-Name` header, which that revision does not require, says other
+ * than its body: a gateway that routes on the headers must not be bypassed. (The current revision's are the SDK's.)
+ */
+const headerMismatch = (message: Message, headers: { method?: string; name?: string }) => {
+	if (message.params?._meta?.[versionKey] !== undefined) return undefined;
+	if (headers.method !== undefined && headers.method !== message.method) {
+		return `the Mcp-Method header says ${headers.method}, the body ${String(message.method)}`;
+	}
+	const name = message.method === "tools/call" ? message.params?.name : undefined;
+	if (headers.name !== undefined && headers.name !== name) {
+		return `the Mcp-Name header says ${headers.name}, the body ${String(name ?? "nothing")}`;
+	}
 };
 
 /**
@@ -122,17 +138,23 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 		}
 		const env = { ...c.env, READ_LIMITER: budgetSpent };
 		const requested = unservedVersion(message, c.req.header("mcp-protocol-version"));
+		const mismatch = headerMismatch(message, {
+			method: c.req.header("mcp-method"),
+			name: c.req.header("mcp-name"),
+		});
 		const answer =
 			requested !== undefined
 				? unsupported(c, requested, message.id)
-				: await serveMcp(c.req.raw, message, tools, {
-						fetch: async (request) => {
-							await spent;
-							return app.fetch(request, env, c.executionCtx);
-						},
-						origin: new URL(c.req.url).origin,
-						headers,
-					});
+				: mismatch !== undefined
+					? rpcError(c, 400, { code: -32020, message: `Header mismatch: ${mismatch}.` }, message.id)
+					: await serveMcp(c.req.raw, message, tools, {
+							fetch: async (request) => {
+								await spent;
+								return app.fetch(request, env, c.executionCtx);
+							},
+							origin: new URL(c.req.url).origin,
+							headers,
+						});
 		await spent;
 		// Through the context, so that the answer carries the request id, the secure headers and `no-store` (an
 		// event stream's own says `no-cache`).
