@@ -404,7 +404,7 @@ describe("both revisions on one endpoint, stateless", () => {
 			params: { name: "createCategory", arguments: { body: { name } } },
 		};
 		for (const headers of [
-			{ "mcp-name": "getCategoryById" },
+			{ "mcp-name": "getCategoryById" } as Record<string, string>,
 			{ "mcp-method": "tools/list" },
 			{ "mcp-method": "tools/call", "mcp-name": "" },
 		]) {

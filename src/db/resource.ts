@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, getTableName, gt, type SQL, sql } from "drizzle-orm";
 import type { SelectedFields, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { ApiError } from "../models/error";
 import type { Db } from "./client";
@@ -116,8 +116,17 @@ export const defineResource = <
 >(
 	declaration: Declaration<T, M, Path, Param, Joined, Elsewhere>,
 ) => {
-	const { name, path, param, table, join, key, model, versions } = declaration;
+	const { name, path, param, table, join, key, model, versions, elsewhere = [] } = declaration;
 	const columns = { ...getTableColumns(table), ...join?.columns };
+	// The compiler names such a field too; a Worker started without the check would drop it from every answer.
+	const unstored = Object.keys(model.shape).filter(
+		(field) => !(field in columns) && !(elsewhere as string[]).includes(field),
+	);
+	if (unstored.length > 0) {
+		throw new Error(
+			`${name}: the model's field ${unstored.map((field) => `"${field}"`).join(", ")} has no column in the table "${getTableName(table)}"; add it to src/db/schema.ts, then run npm run db:generate.`,
+		);
+	}
 	const projection = Object.fromEntries(
 		Object.entries(columns).filter(([field]) => field in model.shape),
 	) as ProjectionOf<T, M, Joined>;

@@ -137,6 +137,29 @@ describe("npm run dev", () => {
 		await printed(/Found 1 error[\s\S]*\[tsc\] .*Found 0 errors/);
 	}, 300_000);
 
+	it("stops at start-up, naming the field, when a model has a field with no column, and answers nothing without it", async () => {
+		const model = join(copy, "src/models/pet.ts");
+		const before = await readFile(model, "utf8");
+		await writeFile(
+			model,
+			before.replace("const fields = {\n", "const fields = {\n\tnickname: z.string().optional(),\n"),
+		);
+		const [, error] = await printed(/(Pet: the model's field "nickname" has no column[^\n]*)/);
+		expect(error).toContain("add it to src/db/schema.ts, then run npm run db:generate");
+		const created = await fetch(`${base()}/pets`, {
+			method: "POST",
+			headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+			body: JSON.stringify({ name: "Nicknamed", categoryId: 1, nickname: "N" }),
+		});
+		expect(created.status).not.toBe(201);
+		const seen = output.length;
+		await writeFile(model, before);
+		for (const start = Date.now(); Date.now() - start < 60_000; await sleep(200)) {
+			if (output.slice(seen).includes("Local server updated and ready")) break;
+		}
+		expect((await fetch(`${base()}/health`)).status).toBe(200);
+	}, 180_000);
+
 	it("serves the fresh database after npm run db:reset, with no restart", async () => {
 		const created = await fetch(`${base()}/pets`, {
 			method: "POST",
