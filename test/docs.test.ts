@@ -45,6 +45,22 @@ describe("the README and docs/", () => {
 		expect(missing).toEqual([]);
 	});
 
+	it("reaches every page of docs/ from the README, by links a reader follows", () => {
+		const linked = (path: string) =>
+			named(path, env.DOCS[path] ?? env.README).filter((name) => name.startsWith("docs/"));
+		const reached = new Set<string>();
+		for (let next = linked("README.md"); next.length > 0; ) {
+			for (const page of next) reached.add(page);
+			next = next.flatMap(linked).filter((page) => !reached.has(page));
+		}
+		expect([...reached].sort()).toEqual(
+			docs
+				.map(([path]) => path)
+				.filter((path) => path.startsWith("docs/"))
+				.sort(),
+		);
+	});
+
 	it("would notice a path the project lacks", () => {
 		expect(
 			named(
