@@ -45,20 +45,20 @@ describe("the README and docs/", () => {
 		expect(missing).toEqual([]);
 	});
 
-	it("reaches every page of docs/ from the README, by links a reader follows", () => {
-		const linked = (path: string) =>
-			named(path, env.DOCS[path] ?? env.README).filter((name) => name.startsWith("docs/"));
+	it("reaches every page of docs/ from the README, by Markdown links a reader follows", () => {
+		const linked = (path: string) => {
+			const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/") + 1) : "";
+			return [...(env.DOCS[path] ?? "").matchAll(/\]\(([^)\s#:]+)[^)]*\)/g)]
+				.map(([, target]) => new URL(target, `file:///${dir}`).pathname.slice(1))
+				.filter((page) => page.startsWith("docs/"));
+		};
 		const reached = new Set<string>();
 		for (let next = linked("README.md"); next.length > 0; ) {
 			for (const page of next) reached.add(page);
 			next = next.flatMap(linked).filter((page) => !reached.has(page));
 		}
-		expect([...reached].sort()).toEqual(
-			docs
-				.map(([path]) => path)
-				.filter((path) => path.startsWith("docs/"))
-				.sort(),
-		);
+		const pages = docs.map(([path]) => path).filter((path) => path.startsWith("docs/"));
+		expect([...reached].sort()).toEqual(pages.sort());
 	});
 
 	it("would notice a path the project lacks", () => {
