@@ -98,6 +98,79 @@ describe("a delivery", () => {
 	});
 });
 
+describe("a receiver's name", () => {
+	/** A webhook at `url`, one `category.created` event, handed over and attempted once at {@link later}. */
+	const attemptedAt = async (url: string, receivers: ReturnType<typeof mockReceivers>) => {
+		const webhook = await createWebhook(["category.created"], url);
+		await categoryEvent();
+		await sweepAt(later);
+		await deliverAt(webhook.id, later);
+		return { webhook, sent: receivers.received(url) };
+	};
+
+	it("is resolved over DNS over HTTPS before each run of deliveries, which goes out only to public addresses", async () => {
+		const receivers = mockReceivers();
+		receivers.resolves(
+			"hooks.example.com",
+			"93.184.215.14",
+			"2606:2800:21f:cb07:6820:80da:af6b:8b2c",
+		);
+		const { webhook, sent } = await attemptedAt("https://hooks.example.com/in", receivers);
+		expect(sent).toHaveLength(1);
+		expect(receivers.lookups()).toEqual(
+			expect.arrayContaining(["hooks.example.com A", "hooks.example.com AAAA"]),
+		);
+		expect(await lastAttempt(webhook.id)).toMatchObject({ outcome: "delivered" });
+	});
+
+	it.each([
+		[
+			"the cloud metadata address",
+			"169.254.169.254.nip.io",
+			["169.254.169.254"],
+			"a link-local address",
+		],
+		[
+			"a private address beside a public one",
+			"mixed.example.com",
+			["93.184.215.14", "10.0.0.7"],
+			"a private address",
+		],
+		["a unique-local IPv6 address", "v6.example.com", ["fd12::7"], "a unique-local address"],
+		[
+			"an IPv4-mapped private address",
+			"mapped.example.com",
+			["::ffff:192.168.1.1"],
+			"a private address",
+		],
+	])(
+		"never receives a delivery when it resolves to %s: the attempt fails saying so, and is retried",
+		async (_, name, addresses, what) => {
+			const receivers = mockReceivers();
+			receivers.resolves(name, ...addresses);
+			const { webhook, sent } = await attemptedAt(`https://${name}/hook`, receivers);
+			expect(sent).toEqual([]);
+			expect(await lastAttempt(webhook.id)).toMatchObject({
+				status: 0,
+				outcome: "retrying",
+				error: expect.stringMatching(
+					new RegExp(`^${name.replaceAll(".", "\\.")} resolves to .*, ${what}; not sent$`),
+				),
+			});
+		},
+	);
+
+	it("that does not resolve is not sent to, and the attempt says so", async () => {
+		const receivers = mockReceivers();
+		receivers.resolves("gone.example.com");
+		const { webhook, sent } = await attemptedAt("https://gone.example.com/hook", receivers);
+		expect(sent).toEqual([]);
+		expect(await lastAttempt(webhook.id)).toMatchObject({
+			error: "gone.example.com does not resolve; not sent",
+		});
+	});
+});
+
 describe("a backlog", () => {
 	it("is handed over in rounds of a hundred and delivered a hundred a run, every event once", async () => {
 		const receivers = mockReceivers();

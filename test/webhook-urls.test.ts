@@ -130,6 +130,21 @@ describe("webhook URLs: refused everywhere", () => {
 	});
 });
 
+describe("webhook URLs: the port of https", () => {
+	it.each([
+		"https://shop.example.com:22/hook",
+		"https://shop.example.com:0/",
+		"https://shop.example.com:8443/",
+	])(
+		"refuses %s, deployed and locally: a delivery is aimed at the https service only",
+		async (url) => {
+			for (const create of [createDeployed, createLocally]) {
+				await expectRefused(await create(url), "must use the port of https, 443");
+			}
+		},
+	);
+});
+
 describe("webhook URLs: this machine only in local development", () => {
 	it.each([
 		["127.0.0.1", "https://127.0.0.1:9999/hook", "https://127.0.0.1:9999/hook"],

@@ -5,6 +5,7 @@ import { durations } from "../models/limits";
 import type { DeliveryState } from "../models/webhook";
 import type { WebhookDelivery } from "../models/webhook-delivery";
 import { type AttemptResult, attempt, type Delivery, unsent } from "./delivery";
+import { destinationRefusal } from "./destination";
 import { disableWebhook } from "./disable";
 import { signingSecrets } from "./endpoint-secrets";
 import { type DueDelivery, type EndpointStore, endpointStore, type Replay } from "./endpoint-store";
@@ -102,6 +103,12 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		await this.continueReplay(now);
 		const due = this.store.due(now, runSize);
 		const secrets = await this.secrets(endpoint, now);
+		// A name that resolves where no delivery may go fails every attempt, as a secret no key opens does: the
+		// webhook shows it, and is disabled in time.
+		const refusal =
+			due.length > 0 && !(secrets instanceof UnreadableSecret)
+				? await destinationRefusal(endpoint.url, this.env, now)
+				: undefined;
 		const started = Date.now();
 		const clock = () => now + (Date.now() - started);
 		/** Whether the endpoint may still be sent to: `updateWebhook` or `deleteWebhook` may have answered meanwhile. */
@@ -110,9 +117,11 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		const send = async (delivery: DueDelivery) => {
 			const attemptedAt = clock();
 			const result =
-				secrets instanceof UnreadableSecret
-					? unsent(secrets.message)
-					: await attempt(endpoint.url, secrets, delivery, attemptedAt);
+				refusal !== undefined
+					? unsent(refusal)
+					: secrets instanceof UnreadableSecret
+						? unsent(secrets.message)
+						: await attempt(endpoint.url, secrets, delivery, attemptedAt);
 			if (this.store.endpoint() === undefined) return;
 			disable = this.settle(delivery, result, attemptedAt, clock()) || disable;
 		};
@@ -230,13 +239,11 @@ export class WebhookEndpoint extends DurableObject<Env> {
 
 	/** A page of the attempt log, newest first, before attempt `before` (0: from the newest). */
 	deliveries(before: number, limit: number): WebhookDelivery[] {
-		return this.store
-			.attempts(before, limit)
-			.map((logged) => ({
-				...logged,
-				nextAttemptAt: iso(logged.nextAttemptAt),
-				attemptedAt: new Date(logged.attemptedAt).toISOString(),
-			}));
+		return this.store.attempts(before, limit).map((logged) => ({
+			...logged,
+			nextAttemptAt: iso(logged.nextAttemptAt),
+			attemptedAt: new Date(logged.attemptedAt).toISOString(),
+		}));
 	}
 
 	/**

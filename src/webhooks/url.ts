@@ -13,7 +13,7 @@ type WebhookUrlEnv = Pick<Env, "WEBHOOKS_ALLOW_LOOPBACK">;
 /** A URL that may be stored, normalised; or why it may not: only a checked URL has an `href`. */
 type CheckedWebhookUrl = { href: string; problem?: never } | { problem: string; href?: never };
 
-const loopback = "a loopback host";
+export const loopback = "a loopback host";
 
 /** IPv4 ranges that are not public, first match wins ([RFC 6890](https://www.rfc-editor.org/rfc/rfc6890)). */
 const ipv4Ranges: [cidr: string, what: string][] = [
@@ -105,7 +105,7 @@ const homeNetwork = /(^|\.)home\.arpa$/;
  * compressed in brackets) is not a public one, if it is not. A name is public only under a public suffix of the
  * Public Suffix List (the `tldts` package's copy), below the suffix itself.
  */
-const hostRefusal = (hostname: string) => {
+export const hostRefusal = (hostname: string) => {
 	if (hostname.startsWith("[")) return ipv6Refusal(ipv6Bits(hostname.slice(1, -1)));
 	// A host ending in a number is an IPv4 address, or `new URL` refuses it.
 	if (/^[\d.]+$/.test(hostname)) return ipv4Refusal(ipv4Bits(hostname));
@@ -150,6 +150,8 @@ const checkWebhookUrl = (text: string, env: WebhookUrlEnv): CheckedWebhookUrl =>
 	if (refusal && !local) {
 		return { problem: `must name a public host, not ${refusal}` };
 	}
+	// Webhooks speak HTTPS on its port: another (22, 25, 6379…) would aim a delivery at another service.
+	if (url.port !== "" && !local) return { problem: "must use the port of https, 443" };
 	return { href: url.href };
 };
 

@@ -142,7 +142,10 @@ describe("npm run dev", () => {
 		const before = await readFile(model, "utf8");
 		await writeFile(
 			model,
-			before.replace("const fields = {\n", "const fields = {\n\tnickname: z.string().optional(),\n"),
+			before.replace(
+				"const fields = {\n",
+				"const fields = {\n\tnickname: z.string().optional(),\n",
+			),
 		);
 		const [, error] = await printed(/(Pet: the model's field "nickname" has no column[^\n]*)/);
 		expect(error).toContain("add it to src/db/schema.ts, then run npm run db:generate");

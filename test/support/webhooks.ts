@@ -113,12 +113,38 @@ export type Received = {
 
 type Answer = (request: Received) => Response | Promise<Response>;
 
+/** Where deliveries resolve a receiver's name (src/webhooks/destination.ts). */
+const resolver = "https://cloudflare-dns.com/dns-query";
+
+/** A public address every name resolves to unless a test says otherwise (RFC 5737 has none that is public). */
+export const publicAddress = "93.184.215.14";
+
+/** The resolver's JSON answer (Cloudflare's DNS over HTTPS) of a query for `name`: its addresses of that type. */
+const dnsAnswer = (url: string, addresses: Record<string, string[]>) => {
+	const query = new URL(url).searchParams;
+	const [name, type] = [query.get("name") ?? "", query.get("type")];
+	const data = (addresses[name] ?? [publicAddress]).filter(
+		(a) => a.includes(":") === (type === "AAAA"),
+	);
+	return Response.json({
+		Status: 0,
+		Answer: data.map((address) => ({
+			name,
+			type: type === "AAAA" ? 28 : 1,
+			TTL: 60,
+			data: address,
+		})),
+	});
+};
+
 /**
  * Stands in for every receiver (endpoints call the isolate's `fetch`): answers each request with the answer
- * set for its URL (204 unless told otherwise), and keeps every request made.
+ * set for its URL (204 unless told otherwise), and keeps every request made. It answers the DNS resolver too:
+ * every name resolves to {@link publicAddress} unless `resolves` says otherwise.
  */
 export const mockReceivers = () => {
 	const answers = new Map<string, Answer>();
+	const addresses: Record<string, string[]> = {};
 	const received: Received[] = [];
 	const fetch = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
 		const request = new Request(input, init);
@@ -130,12 +156,25 @@ export const mockReceivers = () => {
 			body: await request.text(),
 		};
 		received.push(copy);
+		if (copy.url.startsWith(resolver)) return dnsAnswer(copy.url, addresses);
 		const answer = answers.get(copy.url) ?? (() => new Response(null, { status: 204 }));
 		return answer(copy);
 	});
 	return {
 		fetch,
 		answer: (url: string, answer: Answer) => answers.set(url, answer),
+		/** Has the DNS resolver answer `name` with these addresses (none: the name does not resolve). */
+		resolves: (name: string, ...to: string[]) => {
+			addresses[name] = to;
+		},
+		/** The names the DNS resolver was asked, with the type asked. */
+		lookups: () =>
+			received
+				.filter((request) => request.url.startsWith(resolver))
+				.map((request) => {
+					const query = new URL(request.url).searchParams;
+					return `${query.get("name")} ${query.get("type")}`;
+				}),
 		received: (url: string) => received.filter((request) => request.url === url),
 		/** The `webhook-id`s that reached `url`. */
 		ids: (url: string) =>
