@@ -61,6 +61,18 @@ describe("the README and docs/", () => {
 		expect([...reached].sort()).toEqual(pages.sort());
 	});
 
+	it("say the same of rotating WEBHOOK_SECRET_KEY: how long a key is, and when an old one may go", () => {
+		const rotation = docs.filter(([, text]) =>
+			/rotat[^.]*WEBHOOK_SECRET_KEY|WEBHOOK_SECRET_KEY[^.]*rotat/s.test(text),
+		);
+		expect(rotation.map(([path]) => path).sort()).toEqual(["README.md", "wrangler.toml"]);
+		for (const [path, text] of [...rotation, ["docs/design.md", env.DOCS["docs/design.md"]]]) {
+			expect(text, path).toMatch(/at least\s+(#\s+)?32\s+(#\s+)?characters/);
+			expect(text, path).toMatch(/every-minute\s+(#\s+)?Cron/);
+			expect(text, path).not.toMatch(/next delivery|as an endpoint delivers|delivered since/);
+		}
+	});
+
 	it("would notice a path the project lacks", () => {
 		expect(
 			named(

@@ -12,11 +12,12 @@ export const projectPaths = (dir = "."): string[] =>
 			return entry.isDirectory() ? [`${path}/`, ...projectPaths(path)] : [path];
 		});
 
-/** The README and the Markdown files of docs/, by path. */
+/** The README, the Markdown files of docs/ and wrangler.toml (whose comments document its settings), by path. */
 export const documentation = () =>
 	Object.fromEntries(
 		[
 			"README.md",
+			"wrangler.toml",
 			...readdirSync("docs")
 				.filter((name) => name.endsWith(".md"))
 				.map((name) => `docs/${name}`),
