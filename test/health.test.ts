@@ -1,7 +1,6 @@
-import { applyD1Migrations } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { api, expectError, testApp } from "./support/api";
+import { spareDatabase } from "./support/d1";
 
 describe("GET /health", () => {
 	it("answers ok while the database answers and holds the schema", async () => {
@@ -21,17 +20,17 @@ describe("GET /health", () => {
 	});
 
 	it("answers 503 unavailable on a database that answers but was never migrated", async () => {
-		const { anonymous } = testApp({ bindings: { DB: env.EMPTY_DB } });
+		const { anonymous } = testApp({ bindings: { DB: await spareDatabase() } });
 		await expectError(await anonymous("/health"), 503, "unavailable");
 		// Every resource fails on it too: the check says what they would.
 		expect((await anonymous("/pets")).status).toBe(500);
 	});
 
 	it("answers ok once the migrations are applied, and 503 again when a column the code reads is gone", async () => {
-		const { anonymous } = testApp({ bindings: { DB: env.EMPTY_DB } });
-		await applyD1Migrations(env.EMPTY_DB, env.TEST_MIGRATIONS);
+		const db = await spareDatabase({ migrated: true });
+		const { anonymous } = testApp({ bindings: { DB: db } });
 		expect((await anonymous("/health")).status).toBe(200);
-		await env.EMPTY_DB.exec("ALTER TABLE webhooks DROP COLUMN retired_secrets");
+		await db.exec("ALTER TABLE webhooks DROP COLUMN retired_secrets");
 		await expectError(await anonymous("/health"), 503, "unavailable");
 	});
 });

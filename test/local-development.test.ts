@@ -1,21 +1,22 @@
-import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { expectError, testApp } from "./support/api";
+import { spareDatabase } from "./support/d1";
+
+/** A database a migration behind the code: as if the one that adds a column had been generated, never applied. */
+const behind = async () => {
+	const db = await spareDatabase({ migrated: true });
+	await db.exec("ALTER TABLE webhooks DROP COLUMN retired_secrets");
+	return db;
+};
 
 /** Local development as .dev.vars.example sets it, over a database a migration behind the code. */
-const local = () => testApp({ bindings: { DB: env.EMPTY_DB, LOCAL_DEVELOPMENT: "true" } });
-
-beforeAll(async () => {
-	await applyD1Migrations(env.EMPTY_DB, env.TEST_MIGRATIONS);
-	// As if the migration that adds it had been generated but never applied.
-	await env.EMPTY_DB.exec("ALTER TABLE webhooks DROP COLUMN retired_secrets");
-});
+const local = async () => testApp({ bindings: { DB: await behind(), LOCAL_DEVELOPMENT: "true" } });
 
 describe("under local development, a database behind the code", () => {
 	it("is never served as data: every request that reads or writes answers 503 naming the command, and the log says so once", async () => {
 		const log = vi.spyOn(console, "error").mockImplementation(() => {});
-		const { request } = local();
+		const { request } = await local();
 		for (const [method, path] of [
 			["GET", "/pets"],
 			["GET", "/pets/1"],
@@ -37,7 +38,7 @@ describe("under local development, a database behind the code", () => {
 
 	it("is served once the migration is applied, with no restart", async () => {
 		vi.spyOn(console, "error").mockImplementation(() => {});
-		const { request } = local();
+		const { request } = await local();
 		expect((await request("/pets")).status).toBe(503);
 		await env.EMPTY_DB.exec(
 			"ALTER TABLE webhooks ADD COLUMN retired_secrets text DEFAULT '[]' NOT NULL",
@@ -46,8 +47,7 @@ describe("under local development, a database behind the code", () => {
 	});
 
 	it("is not checked for outside local development, where `npm run deploy` migrates before the code", async () => {
-		await env.EMPTY_DB.exec("ALTER TABLE webhooks DROP COLUMN retired_secrets");
-		const { request } = testApp({ bindings: { DB: env.EMPTY_DB } });
+		const { request } = testApp({ bindings: { DB: await behind() } });
 		expect((await request("/pets")).status).toBe(200);
 	});
 });

@@ -1,3 +1,5 @@
+import { applyD1Migrations } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { vi } from "vitest";
 
 /** A statement as the app sent it to D1: its SQL and its bound values. */
@@ -107,4 +109,24 @@ export const spyOnD1 = (db: D1Database) => {
 			for (const spy of spies) spy.mockRestore();
 		},
 	};
+};
+
+/**
+ * `EMPTY_DB` as a test needs it, whatever an earlier test left: every table dropped (never migrated), then, when
+ * `migrated`, the migrations applied.
+ */
+export const spareDatabase = async ({ migrated = false } = {}) => {
+	const db = env.EMPTY_DB;
+	const { results } = await db
+		.prepare(
+			"SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
+		)
+		.all<{ name: string }>();
+	// Triggers and virtual tables go with the tables they belong to; foreign keys must not stop a drop.
+	await db.batch([
+		db.prepare("PRAGMA defer_foreign_keys = true"),
+		...results.map(({ name }) => db.prepare(`DROP TABLE IF EXISTS "${name}"`)),
+	]);
+	if (migrated) await applyD1Migrations(db, env.TEST_MIGRATIONS);
+	return db;
 };

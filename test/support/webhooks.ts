@@ -44,10 +44,15 @@ let receiverCount = 0;
 /** A receiver URL no other webhook of the test file uses. */
 export const receiverUrl = () => `http://127.0.0.1:9999/hook/${++receiverCount}`;
 
+/**
+ * A new webhook for `events` at `url`. The outbox is swept first: every event is written at the tests' one instant,
+ * so one an earlier test left waiting would count as made since the webhook's creation.
+ */
 export const createWebhook = async (
 	events: string[],
 	url = receiverUrl(),
 ): Promise<CreatedWebhook> => {
+	await sweepAt(later);
 	const response = await send("POST", "/webhooks", { url, events });
 	expect(response.status).toBe(201);
 	return response.json<CreatedWebhook>();
