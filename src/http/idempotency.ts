@@ -17,7 +17,7 @@ export const idempotencyHeader = (operationId: string) => ({
 			in: "header",
 			example: `${operationId}-7f9c2ba4-e88f-4a1b-9d3c-2a8c5e6b1f00`,
 		},
-		description: `Makes retries safe: a repeat with the same key and body within ${inWords(durations.idempotencyWindow)} replays the first response. A request that failed is not recorded, so its retry is tried afresh.`,
+		description: `Makes retries safe: a repeat with this key and the same body within ${inWords(durations.idempotencyWindow)} replays the first answer (a failed request is not kept).`,
 	}),
 });
 

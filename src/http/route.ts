@@ -52,7 +52,7 @@ type ApiRouteConfig = Omit<RouteConfig, "method" | "middleware" | "security" | "
 	};
 
 /** What a route declares beside its OpenAPI fields, readable on the registered route through {@link flagsOf}. */
-export type RouteFlags = Pick<ApiRouteConfig, "conditional" | "lifecycle" | "tag"> & {
+export type RouteFlags = Pick<ApiRouteConfig, "conditional" | "errors" | "lifecycle" | "tag"> & {
 	auth?: "bearer";
 	idempotent?: true;
 };
@@ -103,8 +103,8 @@ const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
 		// want to match or miss: the description says where the real value comes from.
 		description:
 			name === "If-Match"
-				? "The `ETag` of an earlier response for this resource: change it only while its ETag is one of these (412 otherwise)."
-				: "The `ETag` of an earlier response for this resource: answer 304 without a body while its ETag is one of these.",
+				? "An earlier response's `ETag`: change the resource only while it still has it (412 otherwise)."
+				: "An earlier response's `ETag`: answer 304 without a body while the resource still has it.",
 	}),
 });
 
@@ -126,7 +126,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 		tag,
 		...config
 	} = route as R & { idempotent?: true };
-	const routeFlags: RouteFlags = { auth, conditional, idempotent, lifecycle, tag };
+	const routeFlags: RouteFlags = { auth, conditional, errors, idempotent, lifecycle, tag };
 	// Every operation reaches D1, so any can meet a platform failure (API.md §11).
 	const implied: ErrorCode[] = ["validation_error", "internal_error", "unavailable"];
 	const write = isWrite(config.method);

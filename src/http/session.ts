@@ -18,7 +18,7 @@ export const bookmarkParam = {
 			example: "00000000-00000001-00000000-00000000000000000000000000000000",
 		},
 		description:
-			"The `X-D1-Bookmark` of an earlier response: this request then reads at least what that one wrote.",
+			"An earlier response's `X-D1-Bookmark`: this request reads at least what it wrote.",
 	}),
 };
 

@@ -34,15 +34,68 @@ export type Place = "path" | "query" | "header" | "body";
 /** An MCP tool (its `tools/list` entry), the route a call of it requests, and where each argument goes. */
 export type ApiTool = { tool: Tool; route: RouteConfig; places: Record<string, Place> };
 
-/** Where a tool's `_meta` says what the route declares: the HTTP operation and its lifecycle. */
+/** Where a tool's `_meta` says the lifecycle its route declares. */
 const metaKey = "petstore.example/operation";
+
+/** What an output schema keeps: the shape of the answer, which clients validate; its words are the input's. */
+const shape = new Set(["type", "properties", "required", "items", "enum", "anyOf", "allOf"]);
+
+/** The one property in which two object schemas differ, when its `enum` is all that differs. */
+const enumApart = (a: Schema, b: Schema) => {
+	const [one, other] = [a.properties, b.properties] as (Record<string, Schema> | undefined)[];
+	if (
+		!one ||
+		!other ||
+		JSON.stringify({ ...a, properties: 0 }) !== JSON.stringify({ ...b, properties: 0 })
+	) {
+		return undefined;
+	}
+	const names = Object.keys(one);
+	if (names.join() !== Object.keys(other).join()) return undefined;
+	const apart = names.filter((name) => JSON.stringify(one[name]) !== JSON.stringify(other[name]));
+	const [name] = apart;
+	const { enum: _, ...rest } = one[name] ?? {};
+	const { enum: __, ...otherRest } = other[name] ?? {};
+	return apart.length === 1 &&
+		one[name].enum &&
+		other[name].enum &&
+		JSON.stringify(rest) === JSON.stringify(otherRest)
+		? name
+		: undefined;
+};
+
+/**
+ * An output's branches with those that differ in one property's `enum` alone as one branch: the events of one
+ * resource (`pet.created`, `pet.updated`) carry the same data, and a client compiles each branch.
+ */
+const merged = (branches: Schema[]) =>
+	branches.reduce<Schema[]>((kept, branch) => {
+		const index = kept.findIndex((one) => enumApart(one, branch) !== undefined);
+		if (index === -1) return [...kept, branch];
+		const one = kept[index];
+		const name = enumApart(one, branch) as string;
+		const properties = one.properties as Record<string, Schema>;
+		const values = [
+			properties[name].enum,
+			(branch.properties as Record<string, Schema>)[name].enum,
+		];
+		kept[index] = {
+			...one,
+			properties: {
+				...properties,
+				[name]: { ...properties[name], enum: values.flat() as unknown[] },
+			},
+		};
+		return kept;
+	}, []);
 
 /**
  * A schema of the document as plain JSON Schema, which every client and model provider takes: references
- * inlined, `nullable` as a `null` branch of `anyOf` (never a list of types), OpenAPI's own words left out.
+ * inlined, `nullable` as a `null` branch of `anyOf` (never a list of types), OpenAPI's own words left out; only its
+ * shape, for an output.
  */
-const plain = (schema: Schema, components: Record<string, Schema>): Schema => {
-	const inline = (sub: unknown) => plain(sub as Schema, components);
+const plain = (schema: Schema, components: Record<string, Schema>, output = false): Schema => {
+	const inline = (sub: unknown) => plain(sub as Schema, components, output);
 	if (typeof schema.$ref === "string") {
 		return inline(components[schema.$ref.split("/").pop() ?? ""]);
 	}
@@ -58,14 +111,18 @@ const plain = (schema: Schema, components: Record<string, Schema>): Schema => {
 				? { allOf: members.map(inline) }
 				: {};
 	for (const [key, value] of Object.entries(Object.assign({}, ...notes, rest))) {
-		if (key.startsWith("x-") || (key === "format" && value === "int64")) {
+		if (
+			key.startsWith("x-") ||
+			(key === "format" && value === "int64") ||
+			(output && !shape.has(key))
+		) {
 			continue;
 		}
 		converted[key] =
 			key === "properties"
 				? Object.fromEntries(Object.entries(value as Schema).map(([n, s]) => [n, inline(s)]))
 				: key === "anyOf" || key === "oneOf"
-					? (value as unknown[]).map(inline)
+					? (output ? merged : (branches: Schema[]) => branches)((value as unknown[]).map(inline))
 					: key === "items" || (typeof value === "object" && key === "additionalProperties")
 						? inline(value)
 						: value;
@@ -79,10 +136,10 @@ const jsonOf = (body?: Body) => body?.content?.["application/json"]?.schema;
 const toolOf = (
 	route: RouteConfig,
 	operation: Operation,
-	inline: (schema: Schema) => Schema,
+	inline: (schema: Schema, output?: boolean) => Schema,
 ): ApiTool => {
 	const method = route.method.toUpperCase();
-	const { lifecycle } = flagsOf(route) ?? {};
+	const { lifecycle, errors = [], auth } = flagsOf(route) ?? {};
 	const { deprecated, stability } = lifecycle ?? {};
 	const { requestBody: body, responses } = operation;
 	const schema = jsonOf(body);
@@ -92,9 +149,8 @@ const toolOf = (
 		...(schema ? [{ ...body, name: "body", in: "body" as const, schema }] : []),
 	];
 	const success = jsonOf(responses[200] ?? responses[201]);
-	const error = Object.entries(responses).find(
-		([status, response]) => status >= "400" && jsonOf(response),
-	)?.[1];
+	// Its own refusals, beside those any tool may meet (the server's instructions name them).
+	const refusals = [...(auth ? ["unauthorized"] : []), ...errors];
 	const name = operation.operationId ?? `${method}_${route.path}`;
 	const title = operation.summary ?? name;
 	const lifecycleNotes = [
@@ -105,13 +161,7 @@ const toolOf = (
 		schema.type === "array"
 			? {
 					type: "object",
-					properties: {
-						items: schema,
-						nextCursor: {
-							type: "string",
-							description: "The `cursor` of the next page; absent on the last.",
-						},
-					},
+					properties: { items: schema, nextCursor: { type: "string" } },
 					required: ["items"],
 				}
 			: schema;
@@ -120,8 +170,10 @@ const toolOf = (
 			name: name.replace(/[^\w-]+/g, "_").slice(0, 64),
 			title,
 			description: [
-				`${title}${lifecycleNotes.length ? ` (${lifecycleNotes.join("; ")})` : ""}.`,
+				// The title is the tool's own field.
+				lifecycleNotes.length > 0 && `${lifecycleNotes.join("; ")}.`,
 				operation.description,
+				refusals.length > 0 && `May refuse: ${refusals.map((code) => `\`${code}\``).join(", ")}.`,
 				`${method} ${route.path}`,
 			]
 				.filter(Boolean)
@@ -137,28 +189,23 @@ const toolOf = (
 				required: args.filter((arg) => arg.required).map((arg) => arg.name),
 				additionalProperties: false,
 			},
-			...(success && {
-				outputSchema: {
-					type: "object",
-					anyOf: [page(inline(success)), ...(error ? [inline(jsonOf(error) ?? {})] : [])],
-				},
-			}),
+			// The success alone: a refusal is a tool error, which clients do not hold to the output schema.
+			...(success && { outputSchema: { type: "object", ...page(inline(success, true)) } }),
 			annotations: {
-				title,
 				readOnlyHint: !isWrite(method),
 				destructiveHint: method === "DELETE",
 				// A create is idempotent only when the call passes an `Idempotency-Key`, which is optional.
 				idempotentHint: ["GET", "PUT", "DELETE"].includes(method),
 				openWorldHint: false,
 			},
-			_meta: {
-				[metaKey]: {
-					method,
-					path: route.path,
-					...(deprecated && { deprecated: true, sunset: deprecated.sunset }),
-					...(stability && { stability }),
+			...((deprecated || stability) && {
+				_meta: {
+					[metaKey]: {
+						...(deprecated && { deprecated: true, sunset: deprecated.sunset }),
+						...(stability && { stability }),
+					},
 				},
-			},
+			}),
 		},
 		route,
 		places: Object.fromEntries(args.map((arg) => [arg.name, arg.in])),
@@ -168,7 +215,8 @@ const toolOf = (
 /** One tool per operation of the document, by name, in the order of the registry the document comes from. */
 export const toolsOf = (app: OpenAPIHono<AppEnv>) => {
 	const { paths = {}, components = {} } = app.getOpenAPIDocument(documentConfig);
-	const inline = (schema: Schema) => plain(schema, components.schemas as Record<string, Schema>);
+	const inline = (schema: Schema, output?: boolean) =>
+		plain(schema, components.schemas as Record<string, Schema>, output);
 	return new Map(
 		app.openAPIRegistry.definitions.flatMap((definition) => {
 			if (definition.type !== "route") return [];

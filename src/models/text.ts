@@ -42,7 +42,7 @@ const hidesText = (value: string) =>
 
 /** What a name holds, as the document states it. */
 export const nameRules =
-	"Trimmed; holds a character that prints (spaces, format characters, blanks such as U+2800 and lone combining marks do not count), and no control, bidirectional, line or paragraph separator characters, nor invisible ones (tag characters, zero-width spaces, soft hyphens…) outside an emoji sequence or a joiner within a word.";
+	"One line, trimmed, with a character that prints (not a space, a format character, a blank such as U+2800 or a lone combining mark); no control, bidirectional or invisible characters (tag characters, zero-width spaces, soft hyphens…) but within an emoji sequence or as a joiner within a word.";
 
 /** A name, as {@link nameRules} states it: one line of well-formed Unicode that prints. */
 export const name = (max: number) =>

@@ -7,7 +7,7 @@ export type Located = { template: string; method: string; operation: Operation }
 
 /** A value that comes from an earlier response rather than from its example (its description says so). */
 export const fromEarlierResponse = (parameter: Parameter) =>
-	/an earlier response/.test(parameter.description ?? "");
+	/an earlier response/i.test(parameter.description ?? "");
 
 /** Every operation of the document, in document order. */
 export const operationsOf = (document: Document): Located[] =>
