@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { api, createCategory, expectError, send, servedDocument, testApp } from "./support/api";
 import { spareDatabase } from "./support/d1";

@@ -183,7 +183,7 @@ describe("GET /events", () => {
 		expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
 		// A client keeps the link to the last page it read; read again, it holds what came since.
 		const newer = await createPet(category.id);
-		const again = await (await anonymous(lastPage)).json<Event[]>();
+		const { items: again } = await collectPages<Event>(lastPage);
 		expect(again.at(-1)).toMatchObject({ type: "pet.created", data: newer });
 		expect(again.filter((event) => !ids.includes(event.id))).toHaveLength(1);
 	});

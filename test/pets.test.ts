@@ -442,9 +442,10 @@ describe("GET /pets", () => {
 		expect((await api(next)).status).toBe(200);
 		const [position, tag] = cursor.split(".");
 		const moved = `${(Number.parseInt(position, 36) + 1).toString(36)}.${tag}`;
+		const edited = `${cursor.slice(0, -1)}${cursor.endsWith("A") ? "B" : "A"}`;
 		for (const path of [
 			`/pets?cursor=${moved}`,
-			`/pets?cursor=${cursor.slice(0, -1)}A`,
+			`/pets?cursor=${edited}`,
 			`/categories?cursor=${cursor}`,
 			`/store/orders?cursor=${cursor}`,
 		]) {

@@ -68,10 +68,14 @@ const enumApart = (a: Schema, b: Schema) => {
  * An output's branches with those that differ in one property's `enum` alone as one branch: the events of one
  * resource (`pet.created`, `pet.updated`) carry the same data, and a client compiles each branch.
  */
-const merged = (branches: Schema[]) =>
-	branches.reduce<Schema[]>((kept, branch) => {
+const merged = (branches: Schema[]) => {
+	const kept: Schema[] = [];
+	for (const branch of branches) {
 		const index = kept.findIndex((one) => enumApart(one, branch) !== undefined);
-		if (index === -1) return [...kept, branch];
+		if (index === -1) {
+			kept.push(branch);
+			continue;
+		}
 		const one = kept[index];
 		const name = enumApart(one, branch) as string;
 		const properties = one.properties as Record<string, Schema>;
@@ -81,13 +85,11 @@ const merged = (branches: Schema[]) =>
 		];
 		kept[index] = {
 			...one,
-			properties: {
-				...properties,
-				[name]: { ...properties[name], enum: values.flat() as unknown[] },
-			},
+			properties: { ...properties, [name]: { ...properties[name], enum: values.flat() } },
 		};
-		return kept;
-	}, []);
+	}
+	return kept;
+};
 
 /**
  * A schema of the document as plain JSON Schema, which every client and model provider takes: references

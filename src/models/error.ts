@@ -4,10 +4,12 @@ import { type ErrorCode, errorCodes, statusOf } from "./error-codes";
 
 export const ErrorDetail = z
 	.object({
-		path: z.string().openapi({
-			description: "Where the problem is, e.g. `body.name` or `query.limit`.",
-			example: "body.name",
-		}),
+		path: z
+			.string()
+			.openapi({
+				description: "Where the problem is, e.g. `body.name` or `query.limit`.",
+				example: "body.name",
+			}),
 		message: z.string().openapi({ example: "Too small: expected string to have >=1 characters" }),
 	})
 	.openapi("ErrorDetail");

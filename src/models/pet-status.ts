@@ -10,10 +10,12 @@ const meanings: Record<(typeof petStatuses)[number], string> = {
 	sold: "Sold: new orders are refused.",
 };
 
-export const PetStatus = z.enum(petStatuses).openapi("PetStatus", {
-	description: "Where the pet is in its sale.",
-	"x-enumDescriptions": meanings,
-});
+export const PetStatus = z
+	.enum(petStatuses)
+	.openapi("PetStatus", {
+		description: "Where the pet is in its sale.",
+		"x-enumDescriptions": meanings,
+	});
 export type PetStatus = z.infer<typeof PetStatus>;
 
 /** The `status` query filter: one status, or several by repeating the parameter. */

@@ -15,10 +15,13 @@ export const WebhookDelivery = z
 	.object({
 		id: Id.openapi({ description: "Increases with every attempt." }),
 		eventId: Id,
-		attempt: z.int().min(0).openapi({
-			description:
-				"1 for the first try; 0 for an event that arrived while the webhook was disabled.",
-		}),
+		attempt: z
+			.int()
+			.min(0)
+			.openapi({
+				description:
+					"1 for the first try; 0 for an event that arrived while the webhook was disabled.",
+			}),
 		status: z
 			.int()
 			.min(0)
@@ -31,9 +34,11 @@ export const WebhookDelivery = z
 			.string()
 			.nullable()
 			.openapi({ description: "Why the attempt failed; null when it succeeded." }),
-		outcome: z.enum(deliveryOutcomes).openapi({
-			description: `\`delivered\` (a 2xx); \`retrying\` at \`nextAttemptAt\`; \`exhausted\`: the last of ${durations.retryDelays.length + 1} attempts failed, and the event is not sent again unless replayed; \`disabled\`: this failure disabled the webhook, and the delivery waits for it to be re-enabled; \`held\`: the event arrived while the webhook was disabled, and is sent once it is re-enabled (nothing was attempted).`,
-		}),
+		outcome: z
+			.enum(deliveryOutcomes)
+			.openapi({
+				description: `\`delivered\` (a 2xx); \`retrying\` at \`nextAttemptAt\`; \`exhausted\`: the last of ${durations.retryDelays.length + 1} attempts failed, and the event is not sent again unless replayed; \`disabled\`: this failure disabled the webhook, and the delivery waits for it to be re-enabled; \`held\`: the event arrived while the webhook was disabled, and is sent once it is re-enabled (nothing was attempted).`,
+			}),
 		nextAttemptAt: z.string().nullable().openapi({ format: "date-time" }),
 		attemptedAt: z.string().openapi({ format: "date-time" }),
 	})
@@ -58,10 +63,14 @@ export const WebhookDeliveries = z.array(WebhookDelivery).openapi("WebhookDelive
 /** The body of `replayWebhook`: the event id to resume after (0 for every event still kept). */
 export const WebhookReplay = z
 	.strictObject({
-		after: z.int().min(0).max(limits.maxId).openapi({
-			format: "int64",
-			description:
-				"Re-send the subscribed events with a greater id: the `webhook-id` (`evt_<id>`) of the last event the receiver holds.",
-		}),
+		after: z
+			.int()
+			.min(0)
+			.max(limits.maxId)
+			.openapi({
+				format: "int64",
+				description:
+					"Re-send the subscribed events with a greater id: the `webhook-id` (`evt_<id>`) of the last event the receiver holds.",
+			}),
 	})
 	.openapi("WebhookReplay", { example: { after: 41 } });

@@ -32,10 +32,13 @@ export const NewWebhook = z
 /** The fields `updateWebhook` changes: any of the new webhook's, and `disabled`. */
 export const WebhookPatch = NewWebhook.partial()
 	.extend({
-		disabled: z.boolean().optional().openapi({
-			description:
-				"`false` re-enables a disabled webhook: deliveries that were waiting resume at once. `true` stops its deliveries.",
-		}),
+		disabled: z
+			.boolean()
+			.optional()
+			.openapi({
+				description:
+					"`false` re-enables a disabled webhook: deliveries that were waiting resume at once. `true` stops its deliveries.",
+			}),
 	})
 	.refine((patch) => Object.keys(patch).length > 0, "must change at least one field")
 	.openapi("WebhookPatch", { minProperties: 1, example: { disabled: false } });
@@ -59,13 +62,18 @@ const fields = {
 	url: z.string().openapi({ description: "Normalised as stored (`new URL(url).href`)." }),
 	events: z.array(EventType),
 	createdAt: z.string().openapi({ format: "date-time" }),
-	disabled: z.boolean().openapi({
-		description: `Set after ${inWords(durations.failingEndpoint)} of failed deliveries without a success, or at once when the endpoint answers 410 Gone (recording a \`webhook.disabled\` event); it then gets nothing until \`updateWebhook\` sets it back to false.`,
-	}),
-	failures: z.int().min(0).openapi({
-		description:
-			"Failed delivery attempts since the last success. Delivery state: it never changes the ETag.",
-	}),
+	disabled: z
+		.boolean()
+		.openapi({
+			description: `Set after ${inWords(durations.failingEndpoint)} of failed deliveries without a success, or at once when the endpoint answers 410 Gone (recording a \`webhook.disabled\` event); it then gets nothing until \`updateWebhook\` sets it back to false.`,
+		}),
+	failures: z
+		.int()
+		.min(0)
+		.openapi({
+			description:
+				"Failed delivery attempts since the last success. Delivery state: it never changes the ETag.",
+		}),
 	lastStatus: z
 		.int()
 		.nullable()

@@ -239,11 +239,13 @@ export class WebhookEndpoint extends DurableObject<Env> {
 
 	/** A page of the attempt log, newest first, before attempt `before` (0: from the newest). */
 	deliveries(before: number, limit: number): WebhookDelivery[] {
-		return this.store.attempts(before, limit).map((logged) => ({
-			...logged,
-			nextAttemptAt: iso(logged.nextAttemptAt),
-			attemptedAt: new Date(logged.attemptedAt).toISOString(),
-		}));
+		return this.store
+			.attempts(before, limit)
+			.map((logged) => ({
+				...logged,
+				nextAttemptAt: iso(logged.nextAttemptAt),
+				attemptedAt: new Date(logged.attemptedAt).toISOString(),
+			}));
 	}
 
 	/**

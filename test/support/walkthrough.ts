@@ -34,7 +34,10 @@ export const walkthrough = (document: Document): Located[] => {
 	const first = operations.filter((op) => !late(op)).sort((a, b) => rank(a) - rank(b));
 	const last = operations
 		.filter(late)
-		.sort((a, b) => rank(b) - rank(a) || (a.method === "PATCH" ? -1 : 1) - (b.method === "PATCH" ? -1 : 1));
+		.sort(
+			(a, b) =>
+				rank(b) - rank(a) || (a.method === "PATCH" ? -1 : 1) - (b.method === "PATCH" ? -1 : 1),
+		);
 	return [...first, ...last];
 };
 
