@@ -1,10 +1,27 @@
-// `npm run dev` once the local database is set up: `wrangler dev --test-scheduled` with the arguments given
-// (`npm run dev -- --port 9000`), and the type checker watching beside it, in one terminal. Once wrangler says
-// where it serves, the banner names that URL and the token. A reload says which files changed; the bindings table
-// wrangler prints again after every reload (its dev registry's update) is left out.
-import { spawn } from "node:child_process";
+// `npm run dev`: `.dev.vars` completed, the local database migrated and seeded (quietly: what wrangler prints is
+// shown, whole, only when a step fails), then `wrangler dev --test-scheduled` with the arguments given (`npm run dev
+// -- --port 9000`), and the type checker watching beside it, in one terminal. Once wrangler says where it serves,
+// the banner names that URL and the token. A reload says which files changed; the bindings table wrangler prints
+// again after every reload (its dev registry's update), and its warning that it could not fetch `Request.cf`
+// (harmless offline), are left out.
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, watch } from "node:fs";
 import { stripVTControlCharacters } from "node:util";
+import "./dev-vars.mjs";
+
+for (const [step, command] of [
+	["migrations", "d1 migrations apply DB --local"],
+	["seed", "d1 execute DB --local --file src/db/seed.sql"],
+]) {
+	const run = spawnSync("wrangler", command.split(" "), { encoding: "utf8" });
+	if (run.status !== 0) {
+		process.stdout.write(run.stdout);
+		process.stderr.write(run.stderr);
+		console.error(`\nThe local database's ${step} failed: wrangler ${command}`);
+		process.exit(run.status ?? 1);
+	}
+}
+console.log("Local D1 migrated and seeded (npm run db:setup).");
 
 const args = process.argv.slice(2);
 const envFile = args.includes("--env-file") ? args[args.indexOf("--env-file") + 1] : ".dev.vars";
@@ -44,6 +61,7 @@ const wrangler = spawn("wrangler", ["dev", "--test-scheduled", ...args], {
 });
 let served = false;
 let skipping = false;
+let offline = false;
 const fromWrangler = (out) => (line) => {
 	const text = stripVTControlCharacters(line);
 	if (text.includes("Connection status updated")) {
@@ -54,6 +72,13 @@ const fromWrangler = (out) => (line) => {
 		skipping = text.trim() !== "";
 		return;
 	}
+	// Offline, the warning and the lookup error under it, which never stop wrangler dev.
+	if (text.includes("Unable to fetch the `Request.cf`")) {
+		offline = true;
+		return;
+	}
+	if (offline && /^(Error: getaddrinfo|\s+at )/.test(text)) return;
+	offline = false;
 	if (text.includes("Reloading local server") && changed.size > 0) {
 		out.write(`${line.replace("...", `: ${[...changed].join(", ")} changed`)}\n`);
 		changed.clear();
