@@ -99,7 +99,9 @@ describe("npm run dev", () => {
 
 	it("prints the port and URL it actually serves, after at most 30 lines", async () => {
 		const [, url] = await printed(/Petstore API {2}(\S+)/);
-		expect(output.slice(0, output.indexOf("Petstore API")).split("\n").length).toBeLessThanOrEqual(30);
+		expect(output.slice(0, output.indexOf("Petstore API")).split("\n").length).toBeLessThanOrEqual(
+			30,
+		);
 		expect(url).toBe(`http://localhost:${port}`);
 		expect(output).toContain(`Dev token     ${token}`);
 		expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: "ok" });
