@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { root, startWranglerDev, wrangler } from "../support/wrangler-dev.mjs";
 import { inRuntime } from "./in-runtime.mjs";
 import { inspect } from "./inspector.mjs";
+import { firstCalls } from "./mcp-clients.mjs";
 import { liveHeap, rssByProcess } from "./memory.mjs";
 import { profiler } from "./profile.mjs";
 import { sendRequests } from "./requests.mjs";
@@ -241,6 +242,10 @@ for (let sample = 0; sample < 9; sample++) {
 const runtime = inRuntime("runtime.bench.ts", "BENCH");
 // An MCP tool call beside the REST request it stands for, and the first /mcp request of an isolate.
 const mcp = inRuntime("mcp.bench.ts", "MCP");
+// What an MCP client's first call costs it beyond a later one (the tools listed and their schemas compiled).
+const clientCalls = await withServers({ app: sides.app }, (servers) =>
+	firstCalls(servers.app.base),
+);
 const loaded = await loadUnderWranglerDev(sides);
 const profiles = await profileUnderWranglerDev(await profileSides(work));
 const memory = await memoryUnderWranglerDev(await memorySides(work, memoryScenario));
@@ -348,6 +353,20 @@ A \`tools/call\` of revision 2026-07-28 (\`test/bench/mcp.bench.ts\`) beside the
 same app bundled as above, in alternating rounds. The first \`/mcp\` request of an isolate loads the MCP SDK and
 builds the tools: it took ${f(mcp.firstMs, 2)} ms, ${f(mcp.firstMs - mcp.warmMs, 2)} ms more than one once warm (${f(mcp.warmMs, 2)} ms). The MCP SDK's packages and
 \`src/mcp/\` are ${f(bundle.app.mcp, 2)} KiB of the app's ${bundle.app.raw} KiB bundle (minified, before gzip).
+
+${markdownTable([
+	["a client's list and call, ms", "first", "later", "first − later"],
+	...Object.entries(clientCalls).map(([name, { first, later, extra }]) => [
+		name,
+		f(first, 1),
+		f(later, 1),
+		f(extra, 1),
+	]),
+])}
+
+Each client, in a process of its own as an agent starts (\`test/bench/mcp-clients.mjs\`), lists the tools and calls
+\`getCategoryById\` against the app under \`wrangler dev\`, then does both again: the first time pays for compiling a
+validator for every tool's output schema. Medians of 7 processes.
 
 ## Where the app's own CPU goes
 
