@@ -4,14 +4,15 @@ import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { category } from "../src/db/resources";
 import { categories, events, idempotencyKeys } from "../src/db/schema";
-import { declareChange, declareCreate, type WriteContext } from "../src/db/write";
+import { chained, changed, changeOne, createOne, step, type WriteContext } from "../src/db/write";
 import { ApiError } from "../src/models/error";
+import { nameKey } from "../src/models/name-key";
 import { deleteCategory } from "../src/resources/categories/queries";
 import { testNow, uniqueName } from "./support/api";
 import { watchedD1 } from "./support/d1";
 
 // The one write idiom (src/db/write.ts), against the real D1: a change runs only under its conditions, records its
-// event only when it changed a row, and says why it did not.
+// event only when it changed a row, says why it did not, and checks the chain of its steps.
 
 const db = drizzle(env.DB);
 const ctx = (more: Partial<WriteContext> = {}): WriteContext => ({ db, now: testNow, ...more });
@@ -19,33 +20,27 @@ const ctx = (more: Partial<WriteContext> = {}): WriteContext => ({ db, now: test
 /** The events recorded so far. */
 const eventCount = async () => (await db.select({ n: sql<number>`count(*)` }).from(events))[0].n;
 
-/** Creates a category, or never (its condition never holds); its key's record is tied to the insert. */
-const creating = declareCreate(category, () => ({
-	events: ["category.created"],
-	refused: () => new ApiError("category_exists"),
-}));
-const neverCreating = declareCreate(category, () => ({
-	when: sql`0`,
-	events: ["category.created"],
-	refused: () => new ApiError("category_exists"),
-}));
-
-/** Creates a category named `name`, unless `refuse`. */
+/** Creates a category named `name`, with its event; never, when `refuse`. */
 const createCategory = (context: WriteContext, name: string, refuse = false) =>
-	(refuse ? neverCreating : creating)(context, { name, nameKey: name });
+	createOne(context, category, {
+		refuse: refuse ? [[sql`1`, () => new ApiError("category_exists")]] : [],
+		steps: ({ insert, event }) => [insert({ name }), event("category.created")],
+	});
 
 const newCategory = () => createCategory(ctx(), uniqueName("step"));
 
 /** Sets a category's fields, with its event. */
-const changing = declareChange(category, () => ({ event: "category.updated" }));
+const changing = (
+	context: WriteContext,
+	id: number,
+	set: { name?: string; description?: string },
+) =>
+	changeOne(context, category, id, {
+		steps: ({ update, event }) => [update(set), event("category.updated")],
+	});
 
-const descriptionOf = async (id: number) =>
-	(
-		await db
-			.select({ description: categories.description })
-			.from(categories)
-			.where(eq(categories.id, id))
-	)[0].description;
+const rowOf = async (id: number) =>
+	(await db.select().from(categories).where(eq(categories.id, id)))[0];
 
 const codeOf = (promise: Promise<unknown>) =>
 	promise.then(
@@ -59,7 +54,7 @@ describe("a change of one resource", () => {
 		const before = await eventCount();
 		const d1 = watchedD1(env.DB);
 		const changed = await changing({ db: drizzle(d1.binding), now: testNow, ifMatch: [etag] }, id, {
-			set: { description: "changed" },
+			description: "changed",
 		});
 		expect(changed).toMatchObject({ id, description: "changed" });
 		expect(changed.etag).not.toBe(etag);
@@ -67,31 +62,26 @@ describe("a change of one resource", () => {
 		expect(await eventCount()).toBe(before + 1);
 	});
 
-	it("binds each request's own values into the statements its declaration built", async () => {
+	it("binds each request's own values: two changes of two resources change each its own", async () => {
 		const [one, two] = [await newCategory(), await newCategory()];
-		const d1 = watchedD1(env.DB);
-		const context = { db: drizzle(d1.binding), now: testNow };
-		await changing(context, one.id, { set: { description: "one" } });
-		await changing(context, two.id, { set: { description: "two" } });
-		const [first, second] = d1.log().map((call) => call.statements);
-		expect(second.map((statement) => statement.sql)).toEqual(
-			first.map((statement) => statement.sql),
-		);
-		expect([await descriptionOf(one.id), await descriptionOf(two.id)]).toEqual(["one", "two"]);
+		await changing(ctx(), one.id, { description: "one" });
+		await changing(ctx(), two.id, { description: "two" });
+		expect([(await rowOf(one.id)).description, (await rowOf(two.id)).description]).toEqual([
+			"one",
+			"two",
+		]);
 	});
 
-	it("builds each shape of a declaration apart: a PATCH, a PUT, with and without If-Match", async () => {
-		const { id, etag } = await newCategory();
-		const patched = await changing(ctx(), id, { set: { description: "kept" } });
-		const name = uniqueName("Replaced");
-		const replace = ctx({ replace: true, ifMatch: [patched.etag] });
-		const replaced = await changing(replace, id, { set: { name, nameKey: name } });
+	it("writes a name's fold beside it in every write, and a PUT clears what it does not carry", async () => {
+		const { id } = await newCategory();
+		const patched = await changing(ctx(), id, { description: "kept" });
+		const name = `Ｒｅｐｌａｃｅｄ ${uniqueName("")}`;
+		const replaced = await changing(ctx({ replace: true, ifMatch: [patched.etag] }), id, { name });
 		expect(replaced).toEqual({ id, name, etag: expect.any(String) });
-		const again = await changing(ctx(), id, { set: { description: "back" } });
-		expect(again).toMatchObject({ id, name, description: "back" });
-		const stale = changing(ctx({ ifMatch: [etag] }), id, { set: { description: "stale" } });
+		expect((await rowOf(id)).nameKey).toBe(nameKey(name));
+		const stale = changing(ctx({ ifMatch: [patched.etag] }), id, { description: "stale" });
 		expect(await codeOf(stale)).toBe("precondition_failed");
-		expect(await descriptionOf(id)).toBe("back");
+		expect((await rowOf(id)).description).toBeNull();
 	});
 
 	it("records a deletion's id as a whole number, in its data and its subject", async () => {
@@ -106,63 +96,77 @@ describe("a change of one resource", () => {
 		expect(recorded).toEqual([{ data: `{"id":${id}}`, type: "category.deleted" }]);
 	});
 
-	it("says why nothing changed (missing, stale, refused) and then records nothing", async () => {
+	it("says why nothing changed (missing, stale, the first refusal that holds) and then records nothing", async () => {
 		const { id } = await newCategory();
 		const before = await eventCount();
-		const refusing = declareChange<typeof category, { refused: boolean }>(
-			category,
-			({ flags }) => ({
-				refuse: {
-					when: sql`${flags.refused ? 1 : 0}`,
-					error: () => new ApiError("category_in_use"),
-				},
-				event: "category.updated",
-			}),
-		);
-		const change = (more: Partial<WriteContext>, refused: boolean, at = id) =>
-			codeOf(refusing(ctx(more), at, { set: { description: "never" }, flags: { refused } }));
-		expect(await change({}, false, 9_000_000)).toBe("not_found");
-		expect(await change({ ifMatch: ['"999"'] }, false)).toBe("precondition_failed");
-		expect(await change({}, true)).toBe("category_in_use");
-		expect(await eventCount()).toBe(before);
-		expect(await descriptionOf(id)).toBeNull();
-	});
-
-	it("answers an unchanged row as it is when the no-op condition holds, recording nothing", async () => {
-		const { id, etag } = await newCategory();
-		const before = await eventCount();
-		const keeping = declareChange(category, () => ({
-			refuse: { when: sql`1`, error: () => new ApiError("category_in_use") },
-			unchangedWhen: sql`1`,
-			event: "category.updated",
-		}));
-		const answered = await keeping(ctx(), id, { set: { description: "never" } });
-		expect(answered).toMatchObject({ id, etag });
-		expect(await eventCount()).toBe(before);
-	});
-
-	it("records a first change's event only when that change changed a row, and makes the change either way", async () => {
-		const { id } = await newCategory();
-		const before = await eventCount();
-		const describing = declareChange<typeof category, undefined, { description: string }>(
-			category,
-			({ id: key, values, db }) => ({
-				first: (allowed) => ({
-					change: db
-						.update(categories)
-						.set({ description: values.description })
-						.where(sql`${allowed} AND ${categories.description} IS NOT ${values.description}`),
-					event: { type: "category.updated", resource: category, key },
+		const change = (more: Partial<WriteContext>, refusals: boolean[], at = id) =>
+			codeOf(
+				changeOne(ctx(more), category, at, {
+					refuse: refusals.map((holds, index) => [
+						sql`${holds ? 1 : 0}`,
+						() => new ApiError(index === 0 ? "category_in_use" : "category_exists"),
+					]),
+					steps: ({ update, event }) => [
+						update({ description: "never" }),
+						event("category.updated"),
+					],
 				}),
-				event: "category.updated",
-			}),
-		);
+			);
+		expect(await change({}, [false], 9_000_000)).toBe("not_found");
+		expect(await change({ ifMatch: ['"999"'] }, [false])).toBe("precondition_failed");
+		expect(await change({}, [true, true])).toBe("category_in_use");
+		expect(await change({}, [false, true])).toBe("category_exists");
+		expect(await eventCount()).toBe(before);
+		expect((await rowOf(id)).description).toBeNull();
+	});
+
+	it("records a step's event only when that step changed a row, and runs the steps after it either way", async () => {
+		const { id } = await newCategory();
+		const before = await eventCount();
 		const describe = (description: string) =>
-			describing(ctx(), id, { set: { name: uniqueName("Renamed") }, values: { description } });
+			changeOne(ctx(), category, id, {
+				steps: ({ allowed, update, event }) => [
+					step(
+						"description",
+						db
+							.update(categories)
+							.set({ description })
+							.where(sql`${allowed} AND ${categories.description} IS NOT ${description}`),
+					),
+					event("category.updated"),
+					update({ name: uniqueName("Renamed") }),
+					event("category.updated"),
+				],
+			});
 		await describe("first");
 		expect(await eventCount()).toBe(before + 2);
 		await describe("first");
 		expect(await eventCount()).toBe(before + 3);
+	});
+
+	it("fails loudly when a chained step after one that changed a row changes none: the chain after it would be lost", async () => {
+		const { id } = await newCategory();
+		const broken = changeOne(ctx(), category, id, {
+			steps: ({ update, event }) => [
+				update({ description: "chained" }),
+				chained(
+					"nothing",
+					db.update(categories).set({ description: "x" }).where(sql`0 AND ${changed}`),
+				),
+				event("category.updated"),
+			],
+		});
+		await expect(broken).rejects.toThrow(/step "nothing" is chained on "Category"/);
+	});
+
+	it("never binds a value it was not given: a change skips it, and an insert without a required one fails loudly", async () => {
+		const { id, name } = await newCategory();
+		const skipped = await changing(ctx(), id, { name: undefined, description: "given" });
+		expect(skipped).toMatchObject({ name, description: "given" });
+		const missing = createOne(ctx(), category, {
+			steps: ({ insert }) => [insert({} as { name: string })],
+		});
+		await expect(missing).rejects.toThrow(/NOT NULL/);
 	});
 });
 

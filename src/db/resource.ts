@@ -10,52 +10,73 @@ type Nullable<P extends Projection> = {
 	[K in keyof P]: P[K]["_"]["notNull"] extends true ? never : K;
 }[keyof P];
 
-/** A resource as the API answers it: a nullable column that holds null is left out (API.md §1). */
+/** A resource as the API answers it: a nullable column that holds null is left out. */
 type Answer<P extends Projection> = {
 	[K in Exclude<keyof P, Nullable<P>>]: P[K]["_"]["data"];
 } & { [K in Nullable<P>]?: P[K]["_"]["data"] };
+
+/** A column as SQL text names it: `"pets"."name"`. */
+const columnText = (column: SQLiteColumn) => `"${getTableName(column.table)}"."${column.name}"`;
 
 /**
  * A column's value as JSON: a boolean column holds 0 or 1, which the API answers as `false` or `true` (and NULL as
  * null); a JSON column holds JSON text, answered as the value it encodes.
  */
 const jsonValue = (column: SQLiteColumn) => {
+	const text = columnText(column);
 	if (column.columnType === "SQLiteBoolean") {
-		return sql`json(CASE WHEN ${column} IS NULL THEN NULL WHEN ${column} THEN 'true' ELSE 'false' END)`;
+		return `json(CASE WHEN ${text} IS NULL THEN NULL WHEN ${text} THEN 'true' ELSE 'false' END)`;
 	}
-	return column.columnType === "SQLiteTextJson" ? sql`json(${column})` : sql`${column}`;
+	return column.columnType === "SQLiteTextJson" ? `json(${text})` : text;
 };
 
-/**
- * `'name', value, …`: the names are the model's field names (identifiers of our code, never input), written as
- * literals so that they bind none of the 100 parameters D1 allows a statement.
- */
+/** `'name', value, …`: the names are the model's field names, identifiers of our code, never input. */
 const pairs = (entries: [string, SQLiteColumn][]) =>
-	sql.join(
-		entries.map(([name, column]) => sql`${sql.raw(`'${name}'`)}, ${jsonValue(column)}`),
-		sql`, `,
-	);
+	entries.map(([name, column]) => `'${name}', ${jsonValue(column)}`).join(", ");
 
 /**
  * The projection's row as the API answers it, built as JSON in SQL, the one place the rule for absent values
  * lives: the same names, booleans as booleans, and nullable columns left out when null (`json_patch` drops a
  * null member, and would drop those inside a nullable JSON column too, which no resource has). Reads, lists,
- * events and idempotent replays all answer this.
+ * events and idempotent replays all answer this. Written as text once, from the tables' own names: it binds
+ * nothing, and a statement that holds it renders it as it is.
  */
 const jsonObject = (projection: Projection) => {
 	const entries = Object.entries(projection);
 	const always = entries.filter(([, column]) => column.notNull);
 	const maybe = entries.filter(([, column]) => !column.notNull);
-	const object = sql`json_object(${pairs(always)})`;
-	return maybe.length === 0 ? object : sql`json_patch(${object}, json_object(${pairs(maybe)}))`;
+	const object = `json_object(${pairs(always)})`;
+	return sql.raw(
+		maybe.length === 0 ? object : `json_patch(${object}, json_object(${pairs(maybe)}))`,
+	);
 };
 
-/** A representation's strong ETag as SQL, from the versions of the rows it shows: `"3"`, or `"3.7"` for two. */
-const etagOf = (versions: SQLiteColumn[]) =>
-	sql<string>`'"' || ${sql.join(versions, sql` || '.' || `)} || '"'`;
+/** A table a resource shows columns of beside its own: how it is joined. */
+type Join = { table: SQLiteTable; on: SQL };
+
+/** A SELECT of `fields` from `table`, joined as declared, open to more clauses. */
+const selectFrom = <F extends SelectedFields>(
+	db: Db,
+	fields: F,
+	table: SQLiteTable,
+	join?: Join,
+) => {
+	const query = db.select(fields).from(table).$dynamic();
+	// Its fields are named, so the join changes what it reads, not the rows' shape.
+	return join ? (query.innerJoin(join.table, join.on) as typeof query) : query;
+};
+
+/** A query over a resource's rows, which a batch can run. */
+export type Select<F extends SelectedFields> = ReturnType<typeof selectFrom<F>>;
 
 /** A zod object schema, as far as a declaration reads it: the names of its fields. */
 type Model = { shape: object };
+
+/** The columns of `table` (and joined ones) that the model names: what the resource answers. */
+type ProjectionOf<T extends SQLiteTable, M extends Model, Joined extends Projection> = Pick<
+	T["_"]["columns"] & Joined,
+	keyof M["shape"] & keyof (T["_"]["columns"] & Joined)
+>;
 
 type Declaration<
 	T extends SQLiteTable,
@@ -64,6 +85,7 @@ type Declaration<
 	Param extends string,
 	Joined extends Projection,
 	Elsewhere extends string,
+	Fold extends keyof T["_"]["columns"] & string,
 > = {
 	/** What the API calls one of them, in its messages: "Pet". */
 	name: string;
@@ -74,7 +96,7 @@ type Declaration<
 	table: T;
 	/**
 	 * The model it is answered as: each of its fields is the table's column of the same name (or a joined one, or
-	 * one of `elsewhere`); a field with no column is a compile error.
+	 * one of `elsewhere`); a field with no column is a compile error, and stops the Worker at start-up.
 	 */
 	model: M &
 		(Exclude<keyof M["shape"], keyof T["_"]["columns"] | keyof Joined | Elsewhere> extends never
@@ -86,25 +108,73 @@ type Declaration<
 					>;
 				});
 	/** For a resource that shows columns of two rows: the table it joins, how, and the columns it shows of it. */
-	join?: { table: SQLiteTable; on: SQL; columns: Joined };
+	join?: Join & { columns: Joined };
 	/** Fields of the model that are not columns: answered from elsewhere (a webhook's delivery state). */
 	elsewhere?: Elsewhere[];
 	/** The column that identifies it: its id, the last segment of its path. */
 	key: SQLiteColumn;
 	/** The version columns of the rows it shows: each write bumps the first, which changes its strong ETag. */
 	versions: [SQLiteColumn, ...SQLiteColumn[]];
+	/**
+	 * The column that holds its `name` folded for comparison (src/models/name-key.ts), which every write of the name
+	 * writes beside it; with `taken`, folded names are unique, and a taken one is refused with that error.
+	 */
+	fold?: { column: Fold; taken?: (name: string) => ApiError };
 };
 
-/** The columns of `table` (and joined ones) that the model names: what the resource answers. */
-type ProjectionOf<T extends SQLiteTable, M extends Model, Joined extends Projection> = Pick<
-	T["_"]["columns"] & Joined,
-	keyof M["shape"] & keyof (T["_"]["columns"] & Joined)
->;
+/** A resource declared once: what reads, lists, writes, events and idempotent replays of it all read. */
+export type Resource<
+	T extends SQLiteTable = SQLiteTable,
+	A = unknown,
+	Path extends string = string,
+	Param extends string = string,
+	Fold extends string = string,
+> = {
+	name: string;
+	/** The collection's path, and one resource's as the document writes it: `/pets/{petId}`. */
+	path: Path;
+	itemPath: `${Path}/{${Param}}`;
+	table: T;
+	key: SQLiteColumn;
+	/** The version a write of its row bumps. */
+	version: SQLiteColumn;
+	/** The columns it shows, by field name. */
+	projection: Projection;
+	/** The resource as JSON built in SQL over its rows: what its events and idempotent replays carry. */
+	json: SQL;
+	/** Its strong ETag as SQL, from the versions of the rows it shows: `"3"`, or `"3.7"` for two. */
+	etag: SQL<string>;
+	/** Its path as SQL over its rows, e.g. `/pets/1`. */
+	subject: SQL<string>;
+	/** The key of the newest row, the one a batch inserted once its insert has run: ids only grow. */
+	newest: SQL<number>;
+	/** Its rows, as a FROM clause names them: its table, joined as declared. */
+	from: SQL;
+	/** Its key column as SQL text names it, which renders as it is. */
+	keyColumn: SQL;
+	fold?: { column: Fold; taken?: (name: string) => ApiError };
+	/** The path of the resource `id`. */
+	pathOf: (id: number) => string;
+	/** A SELECT of `fields` from its rows. */
+	select: <F extends SelectedFields>(db: Db, fields: F) => Select<F>;
+	/** The resource as the API answers it (or as `shown` says, in JSON), as a column of a SELECT over its rows. */
+	answer: (shown?: SQL) => SQL<A>;
+	/** The resource `id` as answered, with its ETag, as a query a batch can run (no row: none). */
+	tagged: (
+		db: Db,
+		id: number | SQL,
+	) => Select<{ answer: SQL.Aliased<A>; etag: SQL.Aliased<string> }>;
+	/** The resource whose key is `id`, with its ETag, as the API answers it; 404 when there is none. */
+	find: (db: Db, id: number) => Promise<A & { etag: string }>;
+	/** The page after `page.after` (and the next one's first) for which `where` holds, in key order. */
+	page: (db: Db, page: { after: number; limit: number }, where?: SQL) => Promise<A[]>;
+	notFound: (id: number) => ApiError;
+};
 
 /**
- * A resource declared once: its name, its paths, its table, its model, its key and its ETag. What it answers is
- * the model's fields read from the table's columns of the same names, so a new column reaches its reads, lists,
- * writes, events and idempotent replays with no other edit.
+ * A resource declared once: its name, its paths, its table, its model, its key, its ETag and its folded name. What
+ * it answers is the model's fields read from the table's columns of the same names, so a new column reaches its
+ * reads, lists, writes, events and idempotent replays with no other edit.
  */
 export const defineResource = <
 	T extends SQLiteTable,
@@ -113,9 +183,10 @@ export const defineResource = <
 	const Param extends string,
 	Joined extends Projection = Record<never, SQLiteColumn>,
 	Elsewhere extends string = never,
+	Fold extends keyof T["_"]["columns"] & string = never,
 >(
-	declaration: Declaration<T, M, Path, Param, Joined, Elsewhere>,
-) => {
+	declaration: Declaration<T, M, Path, Param, Joined, Elsewhere, Fold>,
+): Resource<T, Answer<ProjectionOf<T, M, Joined>>, Path, Param, Fold> => {
 	const { name, path, param, table, join, key, model, versions, elsewhere = [] } = declaration;
 	const columns = { ...getTableColumns(table), ...join?.columns };
 	// The compiler names such a field too; a Worker started without the check would drop it from every answer.
@@ -129,65 +200,49 @@ export const defineResource = <
 	}
 	const projection = Object.fromEntries(
 		Object.entries(columns).filter(([field]) => field in model.shape),
-	) as ProjectionOf<T, M, Joined>;
-	const json = jsonObject(projection);
-	const etag = etagOf(versions);
-	/** A SELECT of `fields` from its rows, joined as declared. */
-	const select = <F extends SelectedFields>(db: Db, fields: F) => {
-		const query = db
-			.select(fields)
-			.from(table as SQLiteTable)
-			.$dynamic();
-		// Its fields are named, so the join changes what it reads, not the rows' shape.
-		return join ? (query.innerJoin(join.table, join.on) as typeof query) : query;
-	};
+	);
 	type Answered = Answer<ProjectionOf<T, M, Joined>>;
-	/** The resource as the API answers it (or as `shown` says, in JSON), as a column of a SELECT over its rows. */
+	const json = jsonObject(projection);
+	const etag = sql.raw(
+		`'"' || ${versions.map(columnText).join(` || '.' || `)} || '"'`,
+	) as SQL<string>;
+	const select = <F extends SelectedFields>(db: Db, fields: F) =>
+		selectFrom(db, fields, table, join);
 	const answer = (shown = json) =>
 		sql`${shown}`.mapWith((text: string): Answered => JSON.parse(text));
 	const notFound = (id: number) => new ApiError("not_found", `${name} ${id} does not exist.`);
-	/**
-	 * The resource `id` as {@link answer} shows it, with its ETag, as a query a batch can run (no row: none); its
-	 * fields named `answer` and `etag`, as a D1 batch answers rows as objects by name.
-	 */
-	const tagged = (db: Db, id: number | SQL, shown?: SQL) =>
-		select(db, { answer: answer(shown).as("answer"), etag: etag.as("etag") }).where(eq(key, id));
+	// Fields named `answer` and `etag`: a D1 batch answers rows as objects by name.
+	const tagged = (db: Db, id: number | SQL) =>
+		select(db, { answer: answer().as("answer"), etag: etag.as("etag") }).where(eq(key, id));
 	return {
 		name,
+		path,
+		itemPath: `${path}/{${param}}`,
 		table,
 		key,
-		/** The version a write of its row bumps. */
 		version: versions[0],
 		projection,
-		etag,
-		/** The collection's path, and one resource's as the document writes it: `/pets/{petId}`. */
-		path,
-		itemPath: `${path}/{${param}}` as `${Path}/{${Param}}`,
-		/** The resource as JSON built in SQL over its rows: what its events and idempotent replays carry. */
 		json,
-		/** Its path as SQL over its rows, e.g. `/pets/1`. */
-		subject: sql<string>`${`${path}/`} || ${key}`,
-		/** The path of the resource `id`. */
-		pathOf: (id: number) => `${path}/${id}`,
-		/**
-		 * The key of the newest row, which is the one a batch inserted once its insert has run: ids only grow
-		 * (`AUTOINCREMENT`).
-		 */
-		newest: sql<number>`(SELECT max(${key}) FROM ${table})`,
+		etag,
+		subject: sql.raw(`'${path}/' || ${columnText(key)}`) as SQL<string>,
+		newest: sql.raw(
+			`(SELECT max(${columnText(key)}) FROM "${getTableName(table)}")`,
+		) as SQL<number>,
+		from: join
+			? sql`${sql.raw(`"${getTableName(table)}" inner join "${getTableName(join.table)}" on`)} ${join.on}`
+			: sql.raw(`"${getTableName(table)}"`),
+		keyColumn: sql.raw(columnText(key)),
+		fold: declaration.fold,
+		pathOf: (id) => `${path}/${id}`,
 		select,
 		answer,
 		tagged,
-		/** The resource whose key is `id`, with its ETag, as the API answers it; 404 when there is none. */
-		find: async (db: Db, id: number) => {
+		find: async (db, id) => {
 			const [row] = await tagged(db, id);
 			if (row === undefined) throw notFound(id);
 			return { ...row.answer, etag: row.etag };
 		},
-		/**
-		 * The page of resources after `page.after` (and the next one's first) for which `where` holds, in key order,
-		 * as answered.
-		 */
-		page: async (db: Db, page: { after: number; limit: number }, where?: SQL) =>
+		page: async (db, page, where) =>
 			(
 				await select(db, { answer: answer() })
 					.where(and(gt(key, page.after), where))
@@ -195,33 +250,5 @@ export const defineResource = <
 					.limit(page.limit + 1)
 			).map((row) => row.answer),
 		notFound,
-		/** The same resource read with more of its table's columns (a webhook with its endpoint's config). */
-		with: <E extends Projection>(extra: E) =>
-			defineResource({
-				...declaration,
-				model: { shape: { ...model.shape, ...extra } },
-			} as unknown as Declaration<T, M & { shape: E }, Path, Param, Joined, Elsewhere>),
 	};
-};
-
-type AnyResource = ReturnType<typeof defineResource<SQLiteTable, Model, string, string>>;
-
-/** What writes of any resource read of its declaration. */
-export type Resource = Pick<
-	AnyResource,
-	| "name"
-	| "table"
-	| "key"
-	| "version"
-	| "etag"
-	| "json"
-	| "subject"
-	| "path"
-	| "newest"
-	| "select"
-	| "notFound"
-	| "projection"
-> & {
-	tagged: (db: Db, id: number | SQL, shown?: SQL) => ReturnType<AnyResource["tagged"]>;
-	find: (db: Db, id: number) => Promise<unknown>;
 };

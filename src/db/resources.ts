@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { Category } from "../models/category";
+import { ApiError } from "../models/error";
 import { InventoryItem } from "../models/inventory";
 import { Order } from "../models/order";
 import { Pet } from "../models/pet";
@@ -8,7 +9,8 @@ import { defineResource } from "./resource";
 import { categories, inventory, orders, pets, webhooks } from "./schema";
 
 // Each resource of the API, declared once: its model's fields are its table's columns of the same names, which
-// its reads answer, its events carry and its replays repeat.
+// its reads answer, its events carry and its replays repeat; a folded name is written beside its name by every
+// write, and `npm run db:rekey` refolds the names of every resource declared here.
 
 export const pet = defineResource({
 	name: "Pet",
@@ -18,6 +20,7 @@ export const pet = defineResource({
 	model: Pet,
 	key: pets.id,
 	versions: [pets.version],
+	fold: { column: "nameKey" },
 });
 
 export const category = defineResource({
@@ -28,6 +31,10 @@ export const category = defineResource({
 	model: Category,
 	key: categories.id,
 	versions: [categories.version],
+	fold: {
+		column: "nameKey",
+		taken: (name) => new ApiError("category_exists", `A category named "${name}" already exists.`),
+	},
 });
 
 export const order = defineResource({

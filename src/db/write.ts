@@ -1,31 +1,19 @@
-import {
-	and,
-	eq,
-	getTableColumns,
-	getTableName,
-	is,
-	lt,
-	not,
-	Param,
-	Placeholder,
-	SQL,
-	type SQLWrapper,
-	sql,
-} from "drizzle-orm";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { and, eq, getTableColumns, getTableName, not, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { ApiError } from "../models/error";
 import type { EventType } from "../models/event-types";
-import type { Db } from "./client";
+import { nameKey } from "../models/name-key";
 import { type IdempotencyKey, idempotencyWindowMs } from "./idempotency";
 import type { Resource } from "./resource";
 import { events, idempotencyKeys } from "./schema";
 
 // The one way the API changes data. D1 has no interactive transactions, so a write is one batch (one round trip,
-// atomic) with every precondition in its SQL: a change runs only while its conditions hold, its events (the
-// outbox, API.md §9) and its idempotency record only when it changed a row, and a probe in the same batch says
-// why nothing changed. A write is declared once, at the top of its module, over the row it writes, each field the
-// value a request binds by name; its statements are built from the tables on the first request of each shape (the
-// fields it carries; a `PUT`, `If-Match`, an `Idempotency-Key`) in an isolate, and a request only binds its values.
+// atomic) with every precondition in its SQL. Its steps run in the order they are written: the main one (the
+// insert, update or removal of the resource) under the write's conditions, the others under conditions of their
+// own or chained on the step before them (they run only when it changed a row, which the write checks). A probe in
+// the same batch says why nothing changed; what a write answers, its events and its idempotency record are read
+// from the rows in the batch.
 
 /** What a write needs of its request. */
 export type WriteContext = {
@@ -40,444 +28,429 @@ export type WriteContext = {
 	key?: IdempotencyKey & { onReplay: () => void };
 };
 
-/** A statement of a batch, as a query builder renders it. */
-type Step = { toSQL: () => { sql: string; params: unknown[] } };
-/** A row of `table` as a statement names it: each field, the value a request binds to it. */
-type Row<T extends SQLiteTable> = {
-	[K in keyof T["$inferInsert"] as T["_"]["columns"][K]["_"]["isPrimaryKey"] extends true
-		? never
-		: K]-?: SQL;
-};
-/** Fields of a row of `table` that a declaration gives itself: SQL, or a value of the declaration. */
-type Given<T extends SQLiteTable> = Partial<Record<keyof T["$inferInsert"], unknown>>;
+type Db = import("./client").Db;
+type Statement = BatchItem<"sqlite">;
 
-/** The write's own values, bound beside its row's. */
-const own = {
-	id: sql.placeholder("$id"),
-	at: sql.placeholder("$at"),
-	now: sql.placeholder("$now"),
-	ifMatch: sql.placeholder("$ifMatch"),
-	key: sql.placeholder("$key"),
-	requestHash: sql.placeholder("$requestHash"),
-};
+/** A statement of a write, by name: the main one, one with conditions of its own, or one chained on the last. */
+export type Step = { name: string; statement: Statement; chained?: true; main?: true };
 
-/** What a column holds when a write does not say: its default (SQL, or a value), or NULL. */
-const defaultOf = (column: SQLiteColumn): unknown => column.default ?? column.defaultFn?.() ?? null;
+/** A condition under which nothing is written, and the error that says so. */
+export type Refusal = [when: SQL, error: () => ApiError];
 
-/** The value a request binds by `name`, as `column` stores it (its default when the request gives none). */
-const bind = (name: string, column: SQLiteColumn) =>
-	sql`${sql.param(sql.placeholder(name), column)}`;
+/** True when the statement right before it in the batch changed a row (SQLite's `changes()`). */
+export const changed = sql`changes() = 1`;
 
-/** The row of `table` a request binds by field name. */
-const placeholders = <T extends SQLiteTable>(table: T) =>
-	Object.fromEntries(
-		Object.entries(getTableColumns(table)).flatMap(([field, column]) =>
-			column.primary ? [] : [[field, bind(field, column)]],
-		),
-	) as Row<T>;
+/** A step with conditions of its own. */
+export const step = (name: string, statement: Statement): Step => ({ name, statement });
 
-/**
- * A row of `table` as a SELECT's fields, in the table's column order (as `INSERT … SELECT` needs): `given` by
- * field name; for each field of the request's row that it `carries`, the value it binds; for each field whose
- * column computes its default, the default of the request; for the rest, the column's default.
- */
-const selection = <T extends SQLiteTable>(table: T, given: Given<T>, carries?: Set<string>) =>
-	Object.fromEntries(
-		Object.entries(getTableColumns(table)).map(([field, column]) => {
-			const value = (given as Record<string, unknown>)[field];
-			const named = carries ? field : `${getTableName(table)}.${field}`;
-			const chosen =
-				value !== undefined
-					? value
-					: carries?.has(field) || column.defaultFn
-						? bind(named, column)
-						: (column.default ?? null);
-			return [field, sql`${is(chosen, SQL) ? chosen : sql.param(chosen, column)}`.as(column.name)];
-		}),
-	) as { [K in keyof T["$inferInsert"]]-?: SQL.Aliased };
+/** A step that runs only when the step before it changed a row: its statement's SQL says so with {@link changed}. */
+export const chained = (name: string, statement: Statement): Step => ({
+	name,
+	statement,
+	chained: true,
+});
 
 /** `EXISTS (SELECT 1 FROM table WHERE condition)`: a precondition, checked by the statement it guards. */
 export const exists = (table: SQLiteTable, condition: SQL | undefined) =>
-	sql<boolean>`EXISTS (SELECT 1 FROM ${table} WHERE ${condition ?? sql`1`})`;
+	sql<boolean>`EXISTS (SELECT 1 FROM ${sql.raw(`"${getTableName(table)}"`)} WHERE ${condition ?? sql`1`})`;
 
-/** True when the statement right before it in the batch changed a row (SQLite's `changes()`). */
-const changed = sql`changes() = 1`;
+/** The fields a write of a resource's row gives by name: neither its key, its version nor its folded name. */
+export type Fields<R extends Resource> = Omit<
+	R["table"]["$inferInsert"],
+	"version" | NonNullable<R["fold"]>["column"] | R["key"]["_"]["name"]
+>;
 
-/** Inserts `row` into `table` only where `where` holds, and not over a row a unique index already holds. */
-const insertWhere = (db: Db, table: SQLiteTable, row: Record<string, SQL.Aliased>, where: SQL) =>
-	db
-		.insert(table)
-		.select(
-			// Always a WHERE: SQLite would read ON CONFLICT right after FROM as a join's ON.
-			db.select(row).from(sql`(SELECT 1)`).where(where),
-		)
-		.onConflictDoNothing();
+/** Fields a change sets, each to a value or to SQL over the row. */
+export type Changes<R extends Resource> = { [K in keyof Fields<R>]?: Fields<R>[K] | SQL };
+
+/** The resource as the API answers it, with its ETag. */
+type Answered<R extends Resource> = Awaited<ReturnType<R["find"]>>;
+
+const isSql = (value: unknown): value is SQL =>
+	typeof value === "object" && value !== null && "getSQL" in value;
+
+// The statements a write adds around its steps are written as `sql` over the tables' own names: the same SQL a
+// query builder would render, at a fraction of the rendering, which every write pays.
 
 /**
- * An event a write records: its type, and the resource it carries, as the API answers it after the change (or
- * `data` built from its row).
+ * A row of `table` as the values an `INSERT … SELECT` selects, in the table's column order: each field given (a
+ * value, encoded as its column stores it, or SQL), else the column's default, else NULL.
  */
-type EventOf = { type: EventType; resource: Resource; key: SQL; data?: SQL };
+const rowOf = <T extends SQLiteTable>(
+	table: T,
+	given: Partial<Record<keyof T["$inferInsert"], unknown>>,
+) =>
+	sql.join(
+		Object.entries(getTableColumns(table)).map(([field, column]) => {
+			const value = (given as Record<string, unknown>)[field] ?? column.default ?? null;
+			// A value is a parameter as it is: the cheapest chunk a statement renders.
+			return (isSql(value) ? value : value === null ? null : column.mapToDriverValue(value)) as SQL;
+		}),
+		sql.raw(", "),
+	);
 
-/** Inserts a row of `table` built over the resource `key`, `given` by field name, when `condition` holds. */
-const insertOver = <T extends SQLiteTable>(
+/** Inserts `row` into `table` where `condition` holds, and not over a row a unique index already holds. */
+const insertWhere = <T extends SQLiteTable>(
 	db: Db,
 	table: T,
-	{ resource, key }: { resource: Resource; key: SQL },
-	given: Given<T>,
+	row: Partial<Record<keyof T["$inferInsert"], unknown>>,
 	condition: SQL,
 ) =>
 	db
 		.insert(table)
-		.select(
-			resource.select(db, selection(table, given)).where(and(eq(resource.key, key), condition)),
-		);
+		.select(sql`select ${rowOf(table, row)} where ${condition}`)
+		.onConflictDoNothing();
 
-/** Records the event when `condition` holds. */
-const recordEvent = (db: Db, event: EventOf, condition: SQL) => {
-	const { type, resource, data = resource.json } = event;
-	const row = { type, subject: resource.subject, createdAt: own.at, data };
-	return insertOver(db, events, event, row, condition);
-};
+/**
+ * The statement that closes a write: the resource `key` as the API answers it with its ETag (a JSON array, or null
+ * without a row), and, as a JSON array of 0 and 1, `why` conditions: read after the steps, which change nothing
+ * when the main one changed nothing, they say why it did not. With `stored`, the record of an `Idempotency-Key`.
+ */
+const outcome = (
+	db: Db,
+	resource: Resource,
+	key: SQL | number,
+	why: SQL[],
+	stored?: IdempotencyKey,
+) =>
+	db
+		.select({
+			answer:
+				sql<string>`(select json_array(${resource.json}, ${resource.etag}) from ${resource.from} where ${resource.keyColumn} = ${key})`.as(
+					"answer",
+				),
+			why: sql<string>`json_array(${sql.join(why, sql.raw(", "))})`.as("why"),
+			stored: (stored
+				? sql<string>`(select json_array("body", "etag", "request_hash") from "idempotency_keys" where "key" = ${stored.key})`
+				: sql<null>`null`
+			).as("stored"),
+		})
+		.from(sql`(select 1)`);
 
-/** `fields` as a SELECT's, each named by its key (a D1 batch answers rows as objects by column name). */
-const aliased = (fields: Record<string, SQLWrapper>) =>
-	Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, sql`${field}`.as(name)]));
-
-/** A one-row SELECT of named conditions. */
-const probe = (db: Db, conditions: Record<string, SQL>) =>
-	db.select(aliased(conditions)).from(sql`(SELECT 1)`);
-
-/** What D1 answers for a statement of a batch. */
-type Ran = { results: Record<string, unknown>[]; meta: { changes: number } };
-/** Values a request binds, by name: its row's fields, its own (`$at`, `$id`, …) and its declaration's (`@…`). */
-type Bound = Record<string, unknown>;
-
-/** How a request binds a statement's parameter: a placeholder by its name, anything else as it is. */
-const binding = (param: unknown): ((values: Bound) => unknown) => {
-	if (is(param, Placeholder)) return (values) => values[param.name];
-	if (!is(param, Param) || !is(param.value, Placeholder)) return () => param;
-	const { value, encoder } = param;
-	return (values) => {
-		const given =
-			values[value.name] === undefined ? defaultOf(encoder as SQLiteColumn) : values[value.name];
-		return given === null ? null : encoder.mapToDriverValue(given);
+/** What the closing statement read: the resource with its ETag, if any, why nothing changed, and a stored record. */
+const readOutcome = (row: { answer: string | null; why: string; stored: string | null }) => {
+	const answered = row.answer === null ? undefined : JSON.parse(row.answer);
+	const stored = row.stored === null ? undefined : JSON.parse(row.stored);
+	return {
+		answer: answered && { ...answered[0], etag: answered[1] },
+		why: JSON.parse(row.why) as number[],
+		stored: stored && {
+			answer: { ...JSON.parse(stored[0]), etag: stored[1] },
+			requestHash: stored[2],
+		},
 	};
 };
 
-/** A batch rendered once: each statement's name, its SQL and how a request binds its parameters. */
-type Built<E> = {
-	statements: { name: string; sql: string; binds: ((values: Bound) => unknown)[] }[];
-	refusal: E;
+/** The fields to write: those given, and with a name, its fold. */
+const withFold = (resource: Resource, fields: object) => {
+	const { name } = fields as { name?: string };
+	return resource.fold && name !== undefined
+		? { ...fields, [resource.fold.column]: nameKey(name) }
+		: { ...fields };
 };
 
-/**
- * The batches of one declaration, each rendered by `make` on the first request of its shape in this isolate: the
- * fields it carries (given, not undefined), and the rest of its shape.
- */
-const batches = <E>() => {
-	const shapes = new Map<string, Built<E>>();
-	return (
-		values: object,
-		shape: unknown[],
-		make: (carries: Set<string>) => { steps: Record<string, Step | undefined>; refusal: E },
-	) => {
-		const given = Object.keys(values).filter((field) => (values as Bound)[field] !== undefined);
-		const key = JSON.stringify([given.sort(), ...shape]);
-		let built = shapes.get(key);
-		if (!built) {
-			const { steps, refusal } = make(new Set(given));
-			const statements = Object.entries(steps).flatMap(([name, step]) => {
-				if (!step) return [];
-				const { sql, params } = step.toSQL();
-				return [{ name, sql, binds: params.map(binding) }];
-			});
-			built = { statements, refusal };
-			shapes.set(key, built);
-		}
-		return built;
-	};
+/** The refusal that a taken folded name is, when the write gives a name and the resource's names are unique. */
+const takenName = (resource: Resource, fields: object, other?: SQL): Refusal[] => {
+	const { name } = fields as { name?: string };
+	const { fold } = resource;
+	if (!fold?.taken || name === undefined) return [];
+	const column = getTableColumns(resource.table)[fold.column];
+	const taken = fold.taken;
+	return [[exists(resource.table, and(eq(column, nameKey(name)), other)), () => taken(name)]];
 };
 
-/** Runs `built` as one batch through the request's D1 session, `values` bound by name; each result by its name. */
-const run = async <E>({ db, now }: WriteContext, built: Built<E>, values: Bound) => {
-	const d1 = db.$client;
-	const all = { $at: new Date(now).toISOString(), $now: now, ...values };
-	const results = (await d1.batch(
-		built.statements.map(({ sql, binds }) => d1.prepare(sql).bind(...binds.map((b) => b(all)))),
-	)) as unknown as Ran[];
-	return Object.fromEntries(
-		built.statements.map(({ name }, index) => [name, results[index]]),
-	) as Record<string, Ran | undefined>;
-};
-
-/** The resource as the API answers it, with its ETag, from the row of its `tagged` query. */
-const answerOf = <A>(ran: Ran | undefined) =>
-	ran?.results.map(({ answer, etag }) => ({
-		...JSON.parse(String(answer)),
-		etag: String(etag),
-	}))[0] as (A & { etag: string }) | undefined;
-
-/** The resource as the API answers it, with its ETag; the fields of its row, by name. */
-type Answered<R extends Resource> = Awaited<ReturnType<R["find"]>>;
-type Fields<R extends Resource> = R["table"]["$inferInsert"];
-/** Further values a request binds by name (`@name`), as a statement names them. */
-const named = new Proxy({} as Record<string, SQL>, {
-	get: (_, name) => sql`${sql.placeholder(`@${String(name)}`)}`,
-});
-
-/** What a change of `R` is declared from: its row, a builder, and what the request's shape is. */
-type ChangeShape<R extends Resource, F, V> = {
-	row: Row<R["table"]>;
-	values: { [K in keyof V]-?: SQL };
-	/** The resource's key, and the request's time in Unix milliseconds, as the request binds them. */
-	id: SQL;
-	now: SQL;
-	db: Db;
-	/** Whether the change carries the field. */
-	carries: (field: keyof Fields<R>) => boolean;
-	/** The caller's facts of the request that shape the statements. */
-	flags: F;
-};
-type ChangeDeclaration<R extends Resource> = {
-	/** Fields it sets to SQL over the row, by name, beside those the request carries. */
-	set?: Partial<Record<keyof Fields<R>, SQL>>;
-	/** A condition of its row under which the change is refused, and the error that says so for a request. */
-	refuse?: { when: SQL; error: (request: Partial<Fields<R>> & { id: number }) => ApiError };
-	/** A change made first, under the same conditions, recording its event when it changed a row. */
-	first?: (allowed: SQL) => { change: Step; event: EventOf };
-} & (
-	| {
-			/** The event it records, carrying the resource (or `data` built from its row). */
-			event?: EventType | { type: EventType; data: SQL };
-			/** A row for which this holds is answered as it is, with no write and no event (a no-op). */
-			unchangedWhen?: SQL;
-	  }
-	| { delete: true; event?: EventType }
-);
-
-/** A change's request: the fields it sets (the ETag moves with them), and its flags and values, if declared. */
-type Change<R extends Resource, F, V> = { set?: Partial<Fields<R>> } & (undefined extends F
-	? { flags?: F }
-	: { flags: F }) &
-	(keyof V extends never ? { values?: V } : { values: V });
-/** A change's request, optional when its declaration has no flags or values. */
-type Request<C> = Partial<C> extends C ? [C?] : [C];
-
-/**
- * A change of `R` declared once: what it refuses, makes first, records and leaves as it is, from its shape. It
- * changes (or deletes) the resource `id` only if it exists, still has one of the `If-Match` ETags and is not
- * refused, with its events, in one atomic batch, and answers the changed resource (a deletion: undefined), or
- * throws why nothing changed: 404, 412 `precondition_failed`, or the refusal's error.
- */
-export const declareChange = <
-	R extends Resource,
-	F = undefined,
-	V = Record<never, unknown>,
-	D extends ChangeDeclaration<R> = ChangeDeclaration<R>,
->(
-	resource: R,
-	declare: (shape: ChangeShape<R, F, V>) => D,
-) => {
-	const builtFor = batches<ChangeDeclaration<R>["refuse"]>();
-	return async (
-		context: WriteContext,
-		id: number,
-		...[request]: Request<Change<R, F, V>>
-	): Promise<[D] extends [{ delete: true }] ? undefined : Answered<R>> => {
-		const { set = {}, flags, values } = (request ?? {}) as { set?: object; flags?: F; values?: V };
-		const { db, ifMatch, replace } = context;
-		const { table } = resource;
-		const built = builtFor(set, [!!replace, ifMatch !== undefined, flags ?? null], (carried) => {
-			const key = sql`${sql.param(own.id, resource.key)}`;
-			const row = placeholders(table) as Row<R["table"]> & Record<string, SQL>;
-			const carries = (field: PropertyKey) => carried.has(field as string);
-			const shape = { row, values: named, id: key, now: sql`${own.now}`, db, carries, flags };
-			const change = declare(shape as ChangeShape<R, F, V>);
-			const where = eq(resource.key, key);
-			/** Whether the resource exists with `condition` (read through its join, which a DELETE cannot name). */
-			const holds = (condition?: SQL) =>
-				sql`EXISTS ${resource.select(db, { one: sql`1` }).where(and(where, condition))}`;
-			// The tags travel as one JSON parameter: a header naming many cannot exceed D1's bound-parameter limit.
-			const current =
-				ifMatch && holds(sql`${resource.etag} IN (SELECT value FROM json_each(${own.ifMatch}))`);
-			const allowed = and(where, current, change.refuse && not(change.refuse.when)) as SQL;
-			const first = change.first?.(allowed);
-			/** What it sets: the fields it carries, and on a `PUT` the optional ones it shows, to their default. */
-			const setting = Object.entries(getTableColumns(table)).flatMap(([field, column]) => {
-				if (carried.has(field)) return [[field, row[field]]];
-				const clears = replace && field in resource.projection && !column.primary;
-				return clears && !(column.notNull && !column.hasDefault)
-					? [[field, is(column.default, SQL) ? column.default : row[field]]]
-					: [];
-			});
-			/** The event it records: the resource as changed, or a deletion's id. */
-			const recorded = () => {
-				if (change.event === undefined) return undefined;
-				if ("delete" in change) {
-					// D1 binds a number as a REAL, which text and JSON would show as `1.0`.
-					const whole = sql`CAST(${key} AS INTEGER)`;
-					const data = sql`json_object('id', ${whole})`;
-					const subject = sql`${`${resource.path}/`} || ${whole}`;
-					const deleted = { type: change.event, subject, createdAt: own.at, data };
-					return insertWhere(db, events, selection(events, deleted), changed);
-				}
-				const event = typeof change.event === "string" ? { type: change.event } : change.event;
-				return recordEvent(db, { ...event, resource, key }, changed);
-			};
-			const unchangedWhen = "delete" in change ? undefined : change.unchangedWhen;
-			const steps = {
-				state: probe(db, {
-					found: holds(),
-					current: current ?? sql`1`,
-					unchanged: unchangedWhen ? holds(and(current, unchangedWhen)) : sql`0`,
-				}),
-				first: first?.change,
-				firstEvent: first && recordEvent(db, first.event, changed),
-				main:
-					"delete" in change
-						? db.delete(table).where(allowed)
-						: db
-								.update(table)
-								.set({
-									...Object.fromEntries(setting),
-									...change.set,
-									version: sql`${resource.version} + 1`,
-								})
-								.where(allowed),
-				event: recorded(),
-				after: "delete" in change ? undefined : resource.tagged(db, key),
-			};
-			return { steps, refusal: change.refuse };
-		});
-		const { state, main, after } = await run(context, built, {
-			...set,
-			...Object.fromEntries(
-				Object.entries(values ?? {}).map(([name, value]) => [`@${name}`, value]),
+/** The event a write records, chained: of `resource` (whose key is `key`) as the API answers it after the change. */
+const recordEvent = (ctx: WriteContext, type: EventType, resource: Resource, key: SQL | number) => {
+	const row = rowOf(events, {
+		type,
+		subject: resource.subject,
+		createdAt: new Date(ctx.now).toISOString(),
+		data: resource.json,
+	});
+	return chained(
+		type,
+		ctx.db
+			.insert(events)
+			.select(
+				sql`select ${row} from ${resource.from} where ${resource.key} = ${key} and ${changed}`,
 			),
-			$id: id,
-			$ifMatch: ifMatch && JSON.stringify(ifMatch),
-		});
-		const answer = answerOf(after) as [D] extends [{ delete: true }] ? undefined : Answered<R>;
-		if ((main?.meta.changes ?? 0) > 0) return answer;
-		const [{ found, current, unchanged }] = (state?.results ?? [{}]) as Record<string, unknown>[];
-		if (!found) throw resource.notFound(id);
-		if (!current) throw new ApiError("precondition_failed");
-		if (unchanged) return answer;
-		throw built.refusal?.error({ ...set, id }) ?? new ApiError("precondition_failed");
-	};
+	);
 };
 
-/** What a create of `R` is declared from: the row it inserts, and a builder. */
-type CreateShape<R extends Resource> = { row: Row<R["table"]>; db: Db };
-type CreateDeclaration<R extends Resource, K extends string, A, T extends SQLiteTable> = {
-	/** What must hold for it to be created (its category exists). */
-	when?: SQL;
-	/** Made first (taking an order's stock): the resource is created only when it changed a row. */
-	before?: (allowed: SQL) => Step;
-	/** A row inserted with the new one (a pet's inventory item): its table, and its fields by name. */
-	alongside?: { into: T; values: Given<T> };
-	/** The events it records: of the new resource by their type, or of another. */
-	events: (EventType | EventOf)[];
-	/** Conditions probed in the same batch, which `refused` reads to say why nothing was created. */
-	probe?: Record<K, SQL>;
-	/** Why nothing was created for a request: a unique index, or a condition that did not hold. */
-	refused: (request: Fields<R>, why: Record<K, boolean>) => ApiError;
-	/** What it answers and its idempotency record keeps, as JSON in SQL over the new row (else the resource). */
-	answer?: SQL<A>;
+/** An event of `type` about `subject` carrying `data` (JSON built in SQL), chained: what no row of a resource shows. */
+export const eventOf = (ctx: WriteContext, type: EventType, subject: string, data: SQL) =>
+	chained(
+		type,
+		insertWhere(
+			ctx.db,
+			events,
+			{ type, subject, createdAt: new Date(ctx.now).toISOString(), data },
+			changed,
+		),
+	);
+
+/** The first refusal whose condition holds, by the 0 or 1 of each in `why`. */
+const refusalOf = (refusals: Refusal[], why: number[]) =>
+	refusals.find((_, index) => why[index])?.[1]();
+
+/** What D1 answers for a statement of a batch that writes. */
+type Ran = { meta: { changes: number } };
+
+/**
+ * Runs `steps` as one batch, with the statements `before` and `after` them, and checks the chain: a chained step
+ * after one that changed a row must change one too, or those after it would silently not run. Answers whether the
+ * main step changed a row, and what the statements before and after answered.
+ */
+const run = async (ctx: WriteContext, before: Statement[], steps: Step[], closing: Statement) => {
+	const main = steps.findIndex((one) => one.main);
+	const statements = [...before, ...steps.map((one) => one.statement), closing];
+	const results = (await ctx.db.batch(statements as [Statement, ...Statement[]])) as unknown[];
+	const ran = results.slice(before.length, before.length + steps.length) as Ran[];
+	const wrote = ran[main].meta.changes > 0;
+	// D1 counts the rows a statement's triggers change too, so a chained step that ran changed one or more.
+	steps.forEach((one, index) => {
+		const lost =
+			one.chained && wrote && ran[index - 1]?.meta.changes > 0 && ran[index].meta.changes === 0;
+		if (lost) {
+			throw new Error(
+				`The write's step "${one.name}" is chained on "${steps[index - 1].name}", which changed a row, and changed none: a step that may change nothing breaks the chain of those after it.`,
+			);
+		}
+	});
+	const [row] = results.at(-1) as Parameters<typeof readOutcome>[0][];
+	return { wrote, ...readOutcome(row) };
+};
+
+/** What a create's steps are made of: its conditions, its insert, its events and a row inserted beside it. */
+type CreateSteps<R extends Resource> = {
+	/** The write's conditions: no refusal holds, and its `Idempotency-Key` is unused. */
+	allowed: SQL;
+	/** The main step: the resource, `fields` by name (its folded name beside its name), where `allowed`. */
+	insert: (fields: Fields<R>) => Step;
+	/** The event of the new resource (or of `resource`'s `key`), chained. */
+	event: (type: EventType, resource?: Resource, key?: SQL | number) => Step;
+	/** A row of `table` inserted with the new resource, chained. */
+	alongside: <T extends SQLiteTable>(
+		table: T,
+		row: Partial<Record<keyof T["$inferInsert"], unknown>>,
+	) => Step;
 };
 
 /**
- * A create of `R` declared once: what it needs, makes first, inserts alongside, records and answers. It creates
- * the resource, `values` by field name, with its events and, under an `Idempotency-Key`, its idempotency record, in
- * one atomic batch, and answers the new resource with its ETag; or, for a key an earlier request with the same
- * body used, that request's answer (its `onReplay` hears of it), and 422 for another body; or throws the refusal.
+ * Creates a resource in one atomic batch: `steps` in order, under the write's conditions; under an
+ * `Idempotency-Key`, with its record, and for a key an earlier request with the same body used, that request's
+ * answer (its `onReplay` hears of it), or 422 for another body. Answers the new resource with its ETag, or throws
+ * the first refusal that holds (or, for a unique name, that it is taken).
  */
-export const declareCreate = <
-	R extends Resource,
-	K extends string = never,
-	A = Omit<Answered<R>, "etag">,
-	T extends SQLiteTable = SQLiteTable,
->(
+export const createOne = async <R extends Resource>(
+	ctx: WriteContext,
 	resource: R,
-	declare: (shape: CreateShape<R>) => CreateDeclaration<R, K, A, T>,
+	write: { refuse?: Refusal[]; steps: (make: CreateSteps<R>) => Step[] },
+): Promise<Answered<R>> => {
+	const { db, key, now } = ctx;
+	const allowed =
+		and(
+			...(write.refuse ?? []).map(([when]) => not(when)),
+			key && sql`not exists (select 1 from "idempotency_keys" where "key" = ${key.key})`,
+		) ?? sql`1`;
+	let fields: object = {};
+	const steps = write.steps({
+		allowed,
+		insert: (given) => {
+			fields = withFold(resource, given);
+			return {
+				name: resource.name,
+				statement: insertWhere(db, resource.table, fields as Record<string, unknown>, allowed),
+				main: true,
+			};
+		},
+		event: (type, of = resource, at = resource.newest) => recordEvent(ctx, type, of, at),
+		alongside: (table, row) => chained(getTableName(table), insertWhere(db, table, row, changed)),
+	});
+	const refusals = [...(write.refuse ?? []), ...takenName(resource, fields)];
+	// The Cron Trigger prunes expired records in bulk; this forgets only the one this key may hit.
+	const forget =
+		key &&
+		db
+			.delete(idempotencyKeys)
+			.where(sql`"key" = ${key.key} and "created_at" < ${now - idempotencyWindowMs}`);
+	const record = key && keyRecord(ctx, resource, key);
+	const { wrote, answer, why, stored } = await run(
+		ctx,
+		forget ? [forget] : [],
+		record ? [...steps, record] : steps,
+		outcome(
+			db,
+			resource,
+			resource.newest,
+			refusals.map(([when]) => when),
+			key,
+		),
+	);
+	if (wrote) return answer as Answered<R>;
+	if (key && stored) {
+		if (stored.requestHash !== key.requestHash) throw new ApiError("idempotency_key_reused");
+		key.onReplay();
+		return stored.answer as Answered<R>;
+	}
+	throw (
+		refusalOf(refusals, why) ??
+		new Error(`Nothing was created, and no refusal of ${resource.name} says why.`)
+	);
+};
+
+/** A create's idempotency record: its key, the hash of the request, and what it answered, chained. */
+const keyRecord = (ctx: WriteContext, resource: Resource, key: IdempotencyKey) => {
+	const row = rowOf(idempotencyKeys, {
+		key: key.key,
+		requestHash: key.requestHash,
+		body: resource.json,
+		etag: resource.etag,
+		createdAt: ctx.now,
+	});
+	return chained(
+		"record",
+		ctx.db
+			.insert(idempotencyKeys)
+			.select(
+				sql`select ${row} from ${resource.from} where ${resource.keyColumn} = ${resource.newest} and ${changed}`,
+			),
+	);
+};
+
+/** What a change's steps are made of: its conditions, its update and its events. */
+type ChangeSteps<R extends Resource> = {
+	/** The write's conditions: the resource exists, still has an `If-Match` ETag, and no refusal holds. */
+	allowed: SQL;
+	/**
+	 * The main step: the fields of `set` (its folded name beside its name; on a `PUT`, the optional fields it does
+	 * not carry cleared), its version bumped, where `allowed`.
+	 */
+	update: (set: Changes<R>) => Step;
+	/** The event of the changed resource (or of `resource`'s `key`), chained. */
+	event: (type: EventType, resource?: Resource, key?: SQL | number) => Step;
+};
+
+/** What a removal's steps are made of: its conditions, its deletion and its events. */
+type RemoveSteps = {
+	/** The write's conditions: the resource exists, still has an `If-Match` ETag, and no refusal holds. */
+	allowed: SQL;
+	/** The main step: the resource deleted, where `allowed`. */
+	remove: () => Step;
+	/** The event of the removal (its data the id of what is gone), or of `resource`'s `key` as it is; chained. */
+	event: (type: EventType, resource?: Resource, key?: SQL | number) => Step;
+};
+
+/**
+ * A write of the existing resource `id`: `make` builds its steps from its conditions (it exists, still has one of
+ * the `If-Match` ETags, and no refusal holds) and answers the refusals it checked. When nothing changed, throws
+ * why: 404, 412 `precondition_failed`, or the first refusal that holds.
+ */
+const writeOne = async (
+	ctx: WriteContext,
+	resource: Resource,
+	id: number,
+	make: (holds: (condition?: SQL) => SQL, allowed: SQL) => { steps: Step[]; refusals: Refusal[] },
 ) => {
-	const builtFor = batches<CreateDeclaration<R, K, A, T>["refused"]>();
-	return async (context: WriteContext, values: Fields<R>): Promise<A & { etag: string }> => {
-		const { db, key } = context;
-		const { table } = resource;
-		const built = builtFor(values, [key !== undefined], (carried) => {
-			const declared = declare({ row: placeholders(table) as Row<R["table"]>, db });
-			const answer = declared.answer ?? resource.json;
-			const record = key && eq(idempotencyKeys.key, own.key);
-			const allowed = record ? not(exists(idempotencyKeys, record)) : sql`1`;
-			const inserted = declared.before ? changed : allowed;
-			const newest = { resource, key: resource.newest };
-			const recorded = declared.events.map((event) =>
-				typeof event === "string" ? { type: event, ...newest } : event,
-			);
-			const { body, etag, requestHash } = idempotencyKeys;
-			const kept = {
-				key: own.key,
-				requestHash: own.requestHash,
-				body: answer,
-				etag: resource.etag,
-			};
-			const steps = {
-				// The Cron Trigger prunes expired records in bulk; this forgets only the one this key may hit.
-				forgetExpired:
-					record &&
-					db
-						.delete(idempotencyKeys)
-						.where(
-							and(record, lt(idempotencyKeys.createdAt, sql`${own.now} - ${idempotencyWindowMs}`)),
-						),
-				stored:
-					record &&
-					db
-						.select(aliased({ answer: body, etag, requestHash }))
-						.from(idempotencyKeys)
-						.where(record),
-				state: declared.probe && probe(db, declared.probe),
-				before: declared.before?.(allowed),
-				inserted: insertWhere(
-					db,
-					table,
-					selection(table, {}, carried),
-					declared.when ? (and(inserted, declared.when) as SQL) : inserted,
-				),
-				alongside:
-					declared.alongside &&
-					insertWhere(
-						db,
-						declared.alongside.into,
-						selection(declared.alongside.into, declared.alongside.values),
-						changed,
-					),
-				...Object.fromEntries(
-					recorded.map((event, index) => [`event${index}`, recordEvent(db, event, changed)]),
-				),
-				remember:
-					key && insertOver(db, idempotencyKeys, newest, { ...kept, createdAt: own.now }, changed),
-				created: resource.tagged(db, resource.newest, answer),
-			};
-			return { steps, refusal: declared.refused };
+	const { db, ifMatch } = ctx;
+	const where = sql`${resource.keyColumn} = ${id}`;
+	/** Whether the resource exists with `condition`, read through its join, which a DELETE cannot name. */
+	const holds = (condition?: SQL) =>
+		sql<boolean>`exists (select 1 from ${resource.from} where ${and(where, condition)})`;
+	// The tags travel as one JSON parameter: a header naming many cannot exceed D1's bound-parameter limit.
+	const current =
+		ifMatch &&
+		holds(sql`${resource.etag} IN (SELECT value FROM json_each(${JSON.stringify(ifMatch)}))`);
+	const { steps, refusals } = make(holds, and(where, current) as SQL);
+	const conditions = [holds(), current ?? sql`1`, ...refusals.map(([when]) => holds(when))];
+	const { wrote, answer, why } = await run(ctx, [], steps, outcome(db, resource, id, conditions));
+	if (wrote) return answer;
+	const [present, matches, ...refused] = why;
+	if (!present) throw resource.notFound(id);
+	if (!matches) throw new ApiError("precondition_failed");
+	throw (
+		refusalOf(refusals, refused) ??
+		new Error(`${resource.name} ${id} changed nothing, and no refusal says why.`)
+	);
+};
+
+/** Refusals as conditions a change's row must not meet. */
+const without = (refusals: Refusal[], holds: (condition?: SQL) => SQL) =>
+	refusals.map(([when]) => not(holds(when)));
+
+/**
+ * Changes the resource `id` in one atomic batch, `steps` in order, under the conditions of {@link writeOne} (a name
+ * its unique names already hold refused too); answers it changed, with its new ETag.
+ */
+export const changeOne = async <R extends Resource>(
+	ctx: WriteContext,
+	resource: R,
+	id: number,
+	write: { refuse?: Refusal[]; steps: (make: ChangeSteps<R>) => Step[] },
+): Promise<Answered<R>> => {
+	const columns = Object.entries(getTableColumns(resource.table));
+	const version = columns.find(([, column]) => column === resource.version)?.[0] ?? "version";
+	let refusals = write.refuse ?? [];
+	const row = await writeOne(ctx, resource, id, (holds, found) => {
+		const allowed = and(found, ...without(refusals, holds)) as SQL;
+		const steps = write.steps({
+			allowed,
+			update: (set) => {
+				const fields = withFold(resource, set);
+				refusals = [...refusals, ...takenName(resource, fields, not(eq(resource.key, id)))];
+				/** On a `PUT`, the optional fields it shows and the request does not carry: to their default, or null. */
+				const cleared = columns.flatMap(([field, column]) =>
+					ctx.replace &&
+					field in resource.projection &&
+					!(field in fields) &&
+					!column.primary &&
+					!(column.notNull && !column.hasDefault)
+						? [[field, column.default ?? null]]
+						: [],
+				);
+				const statement = ctx.db
+					.update(resource.table)
+					.set({
+						...Object.fromEntries(cleared),
+						...fields,
+						[version]: sql`${resource.version} + 1`,
+					})
+					.where(and(found, ...without(refusals, holds)));
+				return { name: resource.name, statement, main: true };
+			},
+			event: (type, of = resource, at = id) => recordEvent(ctx, type, of, at),
 		});
-		const results = await run(context, built, {
-			...values,
-			$key: key?.key,
-			$requestHash: key?.requestHash,
+		return { steps, refusals };
+	});
+	return row as Answered<R>;
+};
+
+/**
+ * Deletes the resource `id` in one atomic batch, `steps` in order, under the conditions of {@link writeOne}.
+ */
+export const removeOne = async <R extends Resource>(
+	ctx: WriteContext,
+	resource: R,
+	id: number,
+	write: { refuse?: Refusal[]; steps: (make: RemoveSteps) => Step[] },
+): Promise<void> => {
+	const refusals = write.refuse ?? [];
+	await writeOne(ctx, resource, id, (holds, found) => {
+		const allowed = and(found, ...without(refusals, holds)) as SQL;
+		// D1 binds a number as a REAL, which text and JSON would show as `1.0`.
+		const whole = sql`CAST(${id} AS INTEGER)`;
+		const steps = write.steps({
+			allowed,
+			remove: () => ({
+				name: resource.name,
+				statement: ctx.db.delete(resource.table).where(allowed),
+				main: true,
+			}),
+			event: (type, of, at) =>
+				of && at !== undefined
+					? recordEvent(ctx, type, of, at)
+					: eventOf(ctx, type, resource.pathOf(id), sql`json_object('id', ${whole})`),
 		});
-		const created = answerOf<A>(results.created);
-		if ((results.inserted?.meta.changes ?? 0) > 0 && created) return created;
-		const replayed = answerOf<A>(results.stored);
-		if (replayed && key) {
-			const [{ requestHash }] = results.stored?.results ?? [{}];
-			if (requestHash !== key.requestHash) throw new ApiError("idempotency_key_reused");
-			key.onReplay();
-			return replayed;
-		}
-		const [why] = (results.state?.results ?? [{}]) as Record<K, boolean>[];
-		throw built.refusal(values, why);
-	};
+		return { steps, refusals };
+	});
 };

@@ -57,9 +57,11 @@ export const utf8Json: MiddlewareHandler = async (c, next) => {
 			throw new ApiError("malformed_json", "The request body is not valid UTF-8.");
 		}
 		// Spelled as the route validators expect it, which read fewer of RFC 9110's forms.
-		const headers = new Headers(c.req.raw.headers);
-		headers.set("content-type", "application/json");
-		c.req.raw = new Request(c.req.raw, { headers, body });
+		if (!/^application\/json(;\s*[\w-]+=[^;]+)*$/i.test(contentType)) {
+			const headers = new Headers(c.req.raw.headers);
+			headers.set("content-type", "application/json");
+			c.req.raw = new Request(c.req.raw, { headers, body });
+		}
 	}
 	await next();
 };

@@ -1,30 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { Category } from "./category";
-import { type EventType as EventTypeName, eventTypes } from "./event-types";
+import { type EventType as EventTypeName, eventData, eventTypes } from "./event-types";
 import { Id } from "./id";
-import { InventoryItem } from "./inventory";
-import { OrderResponse } from "./order";
-import { Pet } from "./pet";
-import { WebhookState } from "./webhook";
-
-/** What a deletion's event carries: the id of what is gone. */
-const DeletedResource = z.object({ id: Id }).openapi("DeletedResource", { example: { id: 1 } });
-
-/** What each event type carries in `data`: the resource as the API answers it after the change. */
-const dataOf: Record<EventTypeName, z.ZodType> = {
-	"pet.created": Pet,
-	"pet.updated": Pet,
-	"pet.deleted": DeletedResource,
-	"category.created": Category,
-	"category.updated": Category,
-	"category.deleted": DeletedResource,
-	"order.placed": OrderResponse,
-	"order.updated": OrderResponse,
-	"order.completed": OrderResponse,
-	"order.cancelled": DeletedResource,
-	"inventory.updated": InventoryItem,
-	"webhook.disabled": WebhookState,
-};
 
 /** `pet.created` → `PetCreatedEvent`. */
 const schemaName = (type: EventTypeName) =>
@@ -39,7 +15,7 @@ const eventOf = (type: EventTypeName) =>
 			id: Id.openapi({ description: "Increases with every change." }),
 			type: z.literal(type),
 			createdAt: z.string().openapi({ format: "date-time" }),
-			data: dataOf[type],
+			data: eventData[type] as z.ZodType,
 		})
 		.openapi(schemaName(type), { description: `A \`${type}\` event.` });
 

@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { EventType, eventTypes } from "./event-types";
 import { Id } from "./id";
-import { durations, inWords, limits } from "./limits";
+import { limits } from "./limits";
+import { deliveryState } from "./webhook-state";
 
 /** The rules of src/webhooks/url.ts, as the document states them. */
 const webhookUrlRules = `An https URL on port 443, at most ${limits.webhookUrl} characters, stored and answered normalised (\`new URL(url).href\`). Refused: control characters and whitespace, credentials, and hosts that are not public: loopback, private, link-local, shared (CGNAT), unique-local, site-local, unspecified, multicast, documentation and reserved IP literals in any spelling (IPv4-mapped and other IPv4-embedding IPv6 forms included), \`localhost\`, \`*.localhost\`, \`*.local\`, \`*.internal\`, \`*.home.arpa\` and any name without a public suffix (the Public Suffix List decides), trailing dots stripped first. Deliveries go to a name only while it resolves to public addresses. Plain http, and loopback hosts on any port, only in local development (\`WEBHOOKS_ALLOW_LOOPBACK\`).`;
@@ -32,13 +33,10 @@ export const NewWebhook = z
 /** The fields `updateWebhook` changes: any of the new webhook's, and `disabled`. */
 export const WebhookPatch = NewWebhook.partial()
 	.extend({
-		disabled: z
-			.boolean()
-			.optional()
-			.openapi({
-				description:
-					"`false` re-enables a disabled webhook: deliveries that were waiting resume at once. `true` stops its deliveries.",
-			}),
+		disabled: z.boolean().optional().openapi({
+			description:
+				"`false` re-enables a disabled webhook: deliveries that were waiting resume at once. `true` stops its deliveries.",
+		}),
 	})
 	.refine((patch) => Object.keys(patch).length > 0, "must change at least one field")
 	.openapi("WebhookPatch", { minProperties: 1, example: { disabled: false } });
@@ -62,25 +60,7 @@ const fields = {
 	url: z.string().openapi({ description: "Normalised as stored (`new URL(url).href`)." }),
 	events: z.array(EventType),
 	createdAt: z.string().openapi({ format: "date-time" }),
-	disabled: z
-		.boolean()
-		.openapi({
-			description: `Set after ${inWords(durations.failingEndpoint)} of failed deliveries without a success, or at once when the endpoint answers 410 Gone (recording a \`webhook.disabled\` event); it then gets nothing until \`updateWebhook\` sets it back to false.`,
-		}),
-	failures: z
-		.int()
-		.min(0)
-		.openapi({
-			description:
-				"Failed delivery attempts since the last success. Delivery state: it never changes the ETag.",
-		}),
-	lastStatus: z
-		.int()
-		.nullable()
-		.openapi({
-			description: `The HTTP status of the last attempt; 0 when none came back within ${inWords(durations.deliveryTimeout)}; null before the first.`,
-		}),
-	lastAttemptAt: z.string().nullable().openapi({ format: "date-time" }),
+	...deliveryState,
 };
 
 /** A webhook and its delivery state, without its secret. */
@@ -109,28 +89,6 @@ export const CreatedWebhook = z
 	});
 
 export type Webhook = z.infer<typeof Webhook>;
-
-/**
- * What the public event feed says of a webhook (`webhook.disabled`): its id and its state, never its URL (often a
- * capability), its event types or its secret.
- */
-export const WebhookState = z
-	.object({
-		id: Id,
-		disabled: fields.disabled,
-		failures: fields.failures,
-		lastStatus: fields.lastStatus,
-		lastAttemptAt: fields.lastAttemptAt,
-	})
-	.openapi("WebhookState", {
-		example: {
-			id: 1,
-			disabled: true,
-			failures: 12,
-			lastStatus: 410,
-			lastAttemptAt: "2026-12-24T09:00:01.000Z",
-		},
-	});
 
 /** What a webhook's Durable Object knows of its deliveries: never part of the webhook's ETag. */
 export type DeliveryState = Pick<Webhook, "failures" | "lastStatus" | "lastAttemptAt">;

@@ -1,11 +1,12 @@
-import { count, lt, type SQL, sql } from "drizzle-orm";
+import { count, gte, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { defineResource } from "../db/resource";
 import { webhook } from "../db/resources";
 import { webhooks } from "../db/schema";
-import { declareChange, declareCreate, type WriteContext } from "../db/write";
+import { type Changes, changeOne, createOne, removeOne, type WriteContext } from "../db/write";
 import { ApiError } from "../models/error";
 import { durations, limits } from "../models/limits";
-import type { DeliveryState, NewWebhook, WebhookPatch } from "../models/webhook";
+import { type DeliveryState, type NewWebhook, Webhook, type WebhookPatch } from "../models/webhook";
 import { configOf, endpointColumns, endpointOf, retiring } from "./endpoints";
 import { replayedSecret } from "./replayed-secret";
 import { type SealedSecret, sealSecret } from "./secret-box";
@@ -21,7 +22,16 @@ const newSecret = () => `whsec_${crypto.getRandomValues(new Uint8Array(32)).toBa
 const noDeliveries: DeliveryState = { failures: 0, lastStatus: null, lastAttemptAt: null };
 
 /** A webhook with its endpoint's columns: what a change answers, and what its Durable Object is told. */
-const webhookEndpoint = webhook.with(endpointColumns);
+const webhookEndpoint = defineResource({
+	name: webhook.name,
+	path: webhook.path,
+	param: "webhookId",
+	table: webhooks,
+	model: { shape: { ...Webhook.shape, ...endpointColumns } },
+	elsewhere: ["failures", "lastStatus", "lastAttemptAt"],
+	key: webhooks.id,
+	versions: [webhooks.version],
+});
 
 /** A webhook read with its endpoint's columns, split: the webhook as answered (with its ETag), and its config. */
 const withConfig = ({
@@ -44,56 +54,49 @@ export const withDeliveryState = async <T extends { id: number }>(env: Env, answ
 	...(await endpointOf(env, answered.id).deliveryState()),
 });
 
-type Answered = Awaited<ReturnType<typeof webhook.find>>;
-
-/** Stores a webhook unless there are already `limits.webhooks`, answering it with its sealed secret. */
-const creating = declareCreate(webhook, ({ db }) => ({
-	// INSERT … SELECT: the count and the insert are one statement, so two creations cannot both pass it.
-	when: lt(db.select({ n: count() }).from(webhooks), limits.webhooks),
-	events: [],
-	refused: () => new ApiError("webhook_limit"),
-	// The record keeps the secret as the row does: sealed.
-	answer: sql`json_set(${webhook.json}, '$.secret', ${webhooks.secret})` as SQL<
-		Omit<Answered, "etag"> & { secret: SealedSecret }
-	>,
-}));
-
 /**
  * Stores the webhook with its secret sealed, unless there are already `limits.webhooks`; answers it with the
- * secret, shown this once. A keyed replay shows the secret its record kept only while it is still the webhook's.
+ * secret, shown this once. Its idempotency record keeps the secret sealed, as the row does, and a keyed replay
+ * shows it only while it is still the webhook's.
  */
 export const createWebhook = async (ctx: WriteContext, env: Env, body: NewWebhook) => {
 	const url = storableUrl(body.url, env);
 	const secret = newSecret();
 	const sealed = await sealSecret(secret, env);
 	const createdAt = new Date(ctx.now).toISOString();
-	const created = await creating(ctx, { ...body, url, secret: sealed, createdAt });
+	const created = await createOne(ctx, webhookEndpoint, {
+		// One statement counts and inserts, so two creations cannot both pass the count.
+		refuse: [
+			[
+				gte(ctx.db.select({ n: count() }).from(webhooks), limits.webhooks),
+				() => new ApiError("webhook_limit"),
+			],
+		],
+		steps: ({ insert }) => [insert({ ...body, url, secret: sealed, createdAt })],
+	});
+	const { webhook: answered } = withConfig(created);
 	const shown =
 		created.secret === sealed
 			? secret
-			: await replayedSecret(ctx.db, env, created.id, created.secret);
-	return { ...created, ...noDeliveries, secret: shown };
+			: await replayedSecret(ctx.db, env, created.id, created.secret as SealedSecret);
+	return { ...answered, ...noDeliveries, secret: shown };
 };
 
 /**
- * A change of a webhook, with no event of its own (its delivery state is its endpoint's). A new secret retires the
- * old one, which keeps signing for `durations.secretOverlap`, as do those before it.
+ * Changes the webhook unless it changed since `If-Match`, and gives its Durable Object the new config; `disabled`
+ * pauses or resumes its deliveries. No event of its own: its delivery state is its endpoint's.
  */
-const changing = declareChange(webhookEndpoint, ({ now, carries }) => ({
-	set: carries("secret")
-		? { retiredSecrets: retiring(now, sql`${now} + ${durations.secretOverlap}`) }
-		: undefined,
-}));
-
-/** Changes the webhook unless it changed since `If-Match`, and gives its Durable Object the new config. */
 const change = async (
 	ctx: WriteContext,
 	env: Env,
 	id: number,
-	set: Partial<typeof webhooks.$inferInsert>,
+	set: Changes<typeof webhookEndpoint>,
 	disabled?: boolean,
 ) => {
-	const { webhook, config } = withConfig(await changing(ctx, id, { set }));
+	const changed = await changeOne(ctx, webhookEndpoint, id, {
+		steps: ({ update }) => [update(set)],
+	});
+	const { webhook, config } = withConfig(changed);
 	const delivery = await endpointOf(env, id).configure(config, ctx.now, disabled);
 	return { ...webhook, ...delivery };
 };
@@ -108,18 +111,23 @@ export const updateWebhook = (ctx: WriteContext, env: Env, id: number, patch: We
 		patch.disabled,
 	);
 
-/** Replaces the secret with a new one, shown this once. */
+/**
+ * Replaces the secret with a new one, shown this once. The one it replaces keeps signing for
+ * `durations.secretOverlap`, as do those before it.
+ */
 export const rotateWebhookSecret = async (ctx: WriteContext, env: Env, id: number) => {
 	const secret = newSecret();
-	const rotated = await change(ctx, env, id, { secret: await sealSecret(secret, env) });
+	const now = sql`${ctx.now}`;
+	const rotated = await change(ctx, env, id, {
+		secret: await sealSecret(secret, env),
+		retiredSecrets: retiring(now, sql`${ctx.now + durations.secretOverlap}`),
+	});
 	return { ...rotated, secret };
 };
 
-const deleting = declareChange(webhook, () => ({ delete: true }));
-
 /** Deletes the webhook unless it changed since `If-Match`, and its endpoint forgets everything. */
 export const deleteWebhook = async (ctx: WriteContext, env: Env, id: number) => {
-	await deleting(ctx, id);
+	await removeOne(ctx, webhook, id, { steps: ({ remove }) => [remove()] });
 	await endpointOf(env, id).forget();
 };
 

@@ -2,19 +2,9 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { webhook } from "../db/resources";
 import { webhooks } from "../db/schema";
-import { declareChange } from "../db/write";
+import { changeOne, eventOf } from "../db/write";
+import { ApiError } from "../models/error";
 import type { DeliveryState } from "../models/webhook";
-
-const disabling = declareChange<typeof webhook, undefined, DeliveryState>(
-	webhook,
-	({ values: delivery }) => ({
-		unchangedWhen: eq(webhooks.disabled, true),
-		event: {
-			type: "webhook.disabled",
-			data: sql`json_object('id', ${webhooks.id}, 'disabled', json('true'), 'failures', CAST(${delivery.failures} AS INTEGER), 'lastStatus', CAST(${delivery.lastStatus} AS INTEGER), 'lastAttemptAt', ${delivery.lastAttemptAt})`,
-		},
-	}),
-);
 
 /**
  * Disables the webhook for its failed deliveries, with its `webhook.disabled` event in the same batch; the event
@@ -22,6 +12,18 @@ const disabling = declareChange<typeof webhook, undefined, DeliveryState>(
  * secret. `disabled` is part of the webhook, so its ETag moves (a client's cached copy is stale); the delivery
  * state is not. A webhook already disabled stays as it is.
  */
-export const disableWebhook = async (db: Db, id: number, state: DeliveryState, now: number) => {
-	await disabling({ db, now }, id, { set: { disabled: true }, values: state });
+export const disableWebhook = async (db: Db, id: number, delivery: DeliveryState, now: number) => {
+	const ctx = { db, now };
+	// D1 binds a number as a REAL, which the event's text would show as `9.0`.
+	const state = sql`json_object('id', CAST(${id} AS INTEGER), 'disabled', json('true'), 'failures', CAST(${delivery.failures} AS INTEGER), 'lastStatus', CAST(${delivery.lastStatus} AS INTEGER), 'lastAttemptAt', ${delivery.lastAttemptAt})`;
+	const already = new ApiError("precondition_failed", `Webhook ${id} is disabled already.`);
+	await changeOne(ctx, webhook, id, {
+		refuse: [[eq(webhooks.disabled, true), () => already]],
+		steps: ({ update }) => [
+			update({ disabled: true }),
+			eventOf(ctx, "webhook.disabled", webhook.pathOf(id), state),
+		],
+	}).catch((error) => {
+		if (error !== already) throw error;
+	});
 };

@@ -20,10 +20,10 @@ export const readPet: Statement<{ petId: number }> = {
 	params: ({ petId }) => [petId],
 };
 
-/** POST /pets: the pet, its inventory item and its event, in one batch, and the pet as created. */
+/** POST /pets: the pet, its inventory item and its event, in one batch, and the outcome: the pet, or why not. */
 export const createPet = {
 	pet: {
-		sql: `insert into "pets" ("id", "name", "name_key", "category_id", "status", "version") select ? as "id", ? as "name", ? as "name_key", ? as "category_id", ? as "status", ? as "version" from (SELECT 1) where (1 and EXISTS (SELECT 1 FROM "categories" WHERE "categories"."id" = ?)) on conflict do nothing`,
+		sql: `insert into "pets" ("id", "name", "name_key", "category_id", "status", "version") select ?, ?, ?, ?, ?, ? where not not EXISTS (SELECT 1 FROM "categories" WHERE "categories"."id" = ?) on conflict do nothing`,
 		params: ({ name, categoryId, status = "available" }) => [
 			null,
 			name,
@@ -35,43 +35,56 @@ export const createPet = {
 		],
 	},
 	inventoryItem: {
-		sql: `insert into "inventory" ("pet_id", "quantity", "version") select (SELECT max("pets"."id") FROM "pets") as "pet_id", ? as "quantity", ? as "version" from (SELECT 1) where changes() = 1 on conflict do nothing`,
+		sql: `insert into "inventory" ("pet_id", "quantity", "version") select (SELECT max("pets"."id") FROM "pets"), ?, ? where changes() = 1 on conflict do nothing`,
 		params: () => [0, 1],
 	},
 	event: {
-		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select ? as "id", ? as "type", ? || "pets"."id" as "subject", ? as "created_at", json_object('id', "pets"."id", 'name', "pets"."name", 'categoryId', "pets"."category_id", 'status', "pets"."status") as "data", ? as "fanned_out_at" from "pets" where ("pets"."id" = (SELECT max("pets"."id") FROM "pets") and changes() = 1)`,
-		params: ({ now }) => [null, "pet.created", "/pets/", now, null],
+		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select ?, ?, '/pets/' || "pets"."id", ?, json_object('id', "pets"."id", 'name', "pets"."name", 'categoryId', "pets"."category_id", 'status', "pets"."status"), ? from "pets" where "pets"."id" = (SELECT max("pets"."id") FROM "pets") and changes() = 1`,
+		params: ({ now }) => [null, "pet.created", now, null],
 	},
-	created: {
-		sql: `select json_object('id', "pets"."id", 'name', "pets"."name", 'categoryId', "pets"."category_id", 'status', "pets"."status") as "answer", '"' || "pets"."version" || '"' as "etag" from "pets" where "pets"."id" = (SELECT max("pets"."id") FROM "pets")`,
-		params: () => [],
+	outcome: {
+		sql: `select (select json_array(json_object('id', "pets"."id", 'name', "pets"."name", 'categoryId', "pets"."category_id", 'status', "pets"."status"), '"' || "pets"."version" || '"') from "pets" where "pets"."id" = (SELECT max("pets"."id") FROM "pets")) as "answer", json_array(not EXISTS (SELECT 1 FROM "categories" WHERE "categories"."id" = ?)) as "why", null as "stored" from (select 1)`,
+		params: ({ categoryId }) => [categoryId],
 	},
 } satisfies Steps<{ name: string; categoryId: number; status?: string }>;
 
-/** POST /store/orders: the probe that says why nothing happened, the stock taken, the order, its events, and the order as placed. */
+/** What a placement asks of its pet, as the order's conditions and the outcome's reasons ask it. */
+const petChecks = ({ petId, quantity }: { petId: number; quantity: number }) => [
+	petId,
+	petId,
+	"available",
+	petId,
+	quantity,
+];
+
+/** POST /store/orders: the order, the stock it takes, its events, and the outcome: the order, or why not. */
 export const placeOrder = {
-	probe: {
-		sql: `select EXISTS (SELECT 1 FROM "pets" WHERE "pets"."id" = ?) as "pet", EXISTS (SELECT 1 FROM "pets" WHERE ("pets"."id" = ? and "pets"."status" = ?)) as "petAvailable" from (SELECT 1)`,
-		params: ({ petId }) => [petId, petId, "available"],
+	order: {
+		sql: `insert into "orders" ("id", "pet_id", "quantity", "ship_date", "complete", "version") select ?, ?, ?, ?, ?, ? where (not not EXISTS (SELECT 1 FROM "pets" WHERE "pets"."id" = ?) and not not EXISTS (SELECT 1 FROM "pets" WHERE ("pets"."id" = ? and "pets"."status" = ?)) and not not EXISTS (SELECT 1 FROM "inventory" WHERE ("inventory"."pet_id" = ? and "inventory"."quantity" >= ?))) on conflict do nothing`,
+		params: (input) => [
+			null,
+			input.petId,
+			input.quantity,
+			input.shipDate ?? input.now,
+			0,
+			1,
+			...petChecks(input),
+		],
 	},
 	stock: {
-		sql: `update "inventory" set "quantity" = "inventory"."quantity" - ?, "version" = "inventory"."version" + 1 where ("inventory"."pet_id" = ? and "inventory"."quantity" >= ? and EXISTS (SELECT 1 FROM "pets" WHERE ("pets"."id" = ? and "pets"."status" = ?)) and 1)`,
-		params: ({ petId, quantity }) => [quantity, petId, quantity, petId, "available"],
-	},
-	order: {
-		sql: `insert into "orders" ("id", "pet_id", "quantity", "ship_date", "complete", "version") select ? as "id", ? as "pet_id", ? as "quantity", ? as "ship_date", ? as "complete", ? as "version" from (SELECT 1) where changes() = 1 on conflict do nothing`,
-		params: ({ petId, quantity, shipDate, now }) => [null, petId, quantity, shipDate ?? now, 0, 1],
+		sql: `update "inventory" set "quantity" = "inventory"."quantity" - ?, "version" = "inventory"."version" + 1 where ("inventory"."pet_id" = ? and changes() = 1)`,
+		params: ({ petId, quantity }) => [quantity, petId],
 	},
 	event: {
-		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select ? as "id", ? as "type", ? || "orders"."id" as "subject", ? as "created_at", json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" IS NULL THEN NULL WHEN "orders"."complete" THEN 'true' ELSE 'false' END)) as "data", ? as "fanned_out_at" from "orders" where ("orders"."id" = (SELECT max("orders"."id") FROM "orders") and changes() = 1)`,
-		params: ({ now }) => [null, "order.placed", "/store/orders/", now, null],
+		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select ?, ?, '/store/orders/' || "orders"."id", ?, json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" IS NULL THEN NULL WHEN "orders"."complete" THEN 'true' ELSE 'false' END)), ? from "orders" where "orders"."id" = (SELECT max("orders"."id") FROM "orders") and changes() = 1`,
+		params: ({ now }) => [null, "order.placed", now, null],
 	},
 	inventoryEvent: {
-		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select ? as "id", ? as "type", ? || "inventory"."pet_id" as "subject", ? as "created_at", json_object('petId', "inventory"."pet_id", 'quantity', "inventory"."quantity", 'status', "pets"."status") as "data", ? as "fanned_out_at" from "inventory" inner join "pets" on "pets"."id" = "inventory"."pet_id" where ("inventory"."pet_id" = ? and changes() = 1)`,
-		params: ({ petId, now }) => [null, "inventory.updated", "/store/inventory/", now, null, petId],
+		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select ?, ?, '/store/inventory/' || "inventory"."pet_id", ?, json_object('petId', "inventory"."pet_id", 'quantity', "inventory"."quantity", 'status', "pets"."status"), ? from "inventory" inner join "pets" on "pets"."id" = "inventory"."pet_id" where "inventory"."pet_id" = ? and changes() = 1`,
+		params: ({ petId, now }) => [null, "inventory.updated", now, null, petId],
 	},
-	placed: {
-		sql: `select json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" IS NULL THEN NULL WHEN "orders"."complete" THEN 'true' ELSE 'false' END)) as "answer", '"' || "orders"."version" || '"' as "etag" from "orders" where "orders"."id" = (SELECT max("orders"."id") FROM "orders")`,
-		params: () => [],
+	outcome: {
+		sql: `select (select json_array(json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" IS NULL THEN NULL WHEN "orders"."complete" THEN 'true' ELSE 'false' END)), '"' || "orders"."version" || '"') from "orders" where "orders"."id" = (SELECT max("orders"."id") FROM "orders")) as "answer", json_array(not EXISTS (SELECT 1 FROM "pets" WHERE "pets"."id" = ?), not EXISTS (SELECT 1 FROM "pets" WHERE ("pets"."id" = ? and "pets"."status" = ?)), not EXISTS (SELECT 1 FROM "inventory" WHERE ("inventory"."pet_id" = ? and "inventory"."quantity" >= ?))) as "why", null as "stored" from (select 1)`,
+		params: petChecks,
 	},
 } satisfies Steps<{ petId: number; quantity: number; shipDate?: string }>;

@@ -21,7 +21,7 @@ const partsOf = ({ FLOOR_PARTS }: FloorEnv) =>
 /** The API's session header (src/http/session.ts); runtime.bench.ts checks that both answer it. */
 const bookmarkHeader = "X-D1-Bookmark";
 
-/** Runs `steps` as one batch and returns each step's rows by name. */
+/** Runs `steps` as one batch and returns each step's result (its rows, and how many it changed) by name. */
 const batch = async <S extends Steps<never>>(
 	db: Db,
 	steps: S,
@@ -31,14 +31,18 @@ const batch = async <S extends Steps<never>>(
 	const results = await db.batch<Row>(
 		names.map((name) => db.prepare(steps[name].sql).bind(...steps[name].params(input))),
 	);
-	return Object.fromEntries(names.map((name, index) => [name, results[index].results])) as Record<
+	return Object.fromEntries(names.map((name, index) => [name, results[index]])) as Record<
 		keyof S,
-		Row[]
+		D1Result<Row>
 	>;
 };
 
 /** A row's resource (JSON built in SQL, as the API's statements build it) and its ETag. */
 const resource = (row: unknown[]): [object, unknown] => [JSON.parse(String(row[0])), row[1]];
+
+/** A write's resource and its ETag, which the API's batches read as one JSON array; none when nothing was written. */
+const written = (row: Row): [object, unknown] | undefined =>
+	row.answer === null ? undefined : JSON.parse(String(row.answer));
 
 /** The answer with the resource, its `ETag` and the session's bookmark. */
 const answer = (
@@ -92,20 +96,23 @@ export const createFloor = ({ now = Date.now }: { now?: () => number } = {}) =>
 			}
 			if (request.method === "POST" && url.pathname === "/pets") {
 				const body = await request.json<{ name: string; categoryId: number }>();
-				const { created } = await batch(db, createPet, { ...body, now: at });
-				if (!created[0]) return new Response(null, { status: 422 });
-				const [pet, etag] = resource(Object.values(created[0]));
+				const { pet: inserted, outcome } = await batch(db, createPet, { ...body, now: at });
+				const created = inserted.meta.changes > 0 && written(outcome.results[0]);
+				if (!created) return new Response(null, { status: 422 });
+				const [pet, etag] = created;
 				return nudged(
 					answer(db, 201, [pet, etag], { Location: `/pets/${(pet as { id: number }).id}` }),
 				);
 			}
 			if (request.method === "POST" && url.pathname === "/store/orders") {
 				const body = await request.json<{ petId: number; quantity: number }>();
-				const { probe, placed } = await batch(db, placeOrder, { ...body, now: at });
-				if (!placed[0]) {
-					return new Response(null, { status: probe[0].pet ? 409 : 422 });
+				const { order: inserted, outcome } = await batch(db, placeOrder, { ...body, now: at });
+				const [row] = outcome.results;
+				const placed = inserted.meta.changes > 0 && written(row);
+				if (!placed) {
+					return new Response(null, { status: JSON.parse(String(row.why))[0] ? 422 : 409 });
 				}
-				const [order, etag] = resource(Object.values(placed[0]));
+				const [order, etag] = placed;
 				return nudged(
 					answer(db, 201, [order, etag], {
 						Location: `/store/orders/${(order as { id: number }).id}`,

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { inventoryItem as item } from "../../db/resources";
 import { pets } from "../../db/schema";
 import { walkEach } from "../../db/walks";
-import { declareChange, type WriteContext } from "../../db/write";
+import { changeOne, type WriteContext } from "../../db/write";
 import type { Page } from "../../http/pagination";
 import { byPetId, type InventoryItem } from "../../models/inventory";
 import type { PetStatus } from "../../models/pet-status";
@@ -30,8 +30,8 @@ export const listInventory = async (db: Db, filter: InventoryFilter): Promise<In
 	return rows.map(({ answer }) => answer);
 };
 
-const setting = declareChange(item, () => ({ event: "inventory.updated" }));
-
 /** Sets the stock unless the item changed since `If-Match`, with its event. */
 export const setInventory = (ctx: WriteContext, petId: number, quantity: number) =>
-	setting(ctx, petId, { set: { quantity } });
+	changeOne(ctx, item, petId, {
+		steps: ({ update, event }) => [update({ quantity }), event("inventory.updated")],
+	});

@@ -1,18 +1,22 @@
 import { and, eq, gt, ne, not } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { withNameKey } from "../../db/name-key";
 import { petsNamed } from "../../db/pet-names";
 import { inventoryItem, pet } from "../../db/resources";
 import { categories, inventory, orders, pets } from "../../db/schema";
 import { walkEach } from "../../db/walks";
-import { declareChange, declareCreate, exists, type WriteContext } from "../../db/write";
+import {
+	changeOne,
+	createOne,
+	exists,
+	type Refusal,
+	removeOne,
+	step,
+	type WriteContext,
+} from "../../db/write";
 import type { Page, Window } from "../../http/pagination";
 import { ApiError } from "../../models/error";
 import type { NewPet, Pet, PetPatch } from "../../models/pet";
 import type { PetStatus } from "../../models/pet-status";
-
-const unknownCategory = (id: number) =>
-	new ApiError("unknown_category", `Category ${id} does not exist.`);
 
 type PetFilter = Page & { status?: PetStatus[]; categoryId?: number; name?: string };
 
@@ -44,56 +48,60 @@ export const listPets = async (db: Db, filter: PetFilter): Promise<Window<Pet>> 
 	return { rows: rows.map(({ answer }) => answer), through: alongside[0]?.through };
 };
 
-const creating = declareCreate(pet, ({ row }) => ({
-	when: exists(categories, eq(categories.id, row.categoryId)),
-	alongside: { into: inventory, values: { petId: pet.newest } },
-	events: ["pet.created"],
-	refused: ({ categoryId }) => unknownCategory(categoryId),
-}));
+const inCategory = (categoryId: number): Refusal => [
+	not(exists(categories, eq(categories.id, categoryId))),
+	() => new ApiError("unknown_category", `Category ${categoryId} does not exist.`),
+];
 
-/**
- * Creates the pet, only if its category exists, with its empty inventory item and its event (and, under an
- * `Idempotency-Key`, its record), in one batch.
- */
-export const createPet = (ctx: WriteContext, fields: NewPet) => creating(ctx, withNameKey(fields));
-
-const updating = declareChange(pet, ({ row, id, db, carries }) => ({
-	refuse: carries("categoryId")
-		? {
-				when: not(exists(categories, eq(categories.id, row.categoryId))),
-				error: ({ categoryId }) => unknownCategory(categoryId as number),
-			}
-		: undefined,
-	// First, while the old status can still be compared: the item's event only when its status moves.
-	first: carries("status")
-		? (allowed) => ({
-				change: db
-					.update(pets)
-					.set({ status: row.status })
-					.where(and(allowed, ne(pets.status, row.status))),
-				event: { type: "inventory.updated", resource: inventoryItem, key: id },
-			})
-		: undefined,
-	event: "pet.updated",
-}));
+/** Creates the pet, only if its category exists, with its empty inventory item and its event, in one batch. */
+export const createPet = (ctx: WriteContext, fields: NewPet) =>
+	createOne(ctx, pet, {
+		refuse: [inCategory(fields.categoryId)],
+		steps: ({ insert, alongside, event }) => [
+			insert(fields),
+			alongside(inventory, { petId: pet.newest }),
+			event("pet.created"),
+		],
+	});
 
 /**
  * Applies the changes only if the pet exists, still has an `If-Match` ETag (when given) and any new category
  * exists. A new status also moves the pet's inventory item, which records its own event.
  */
 export const updatePet = (ctx: WriteContext, id: number, changes: PetPatch) =>
-	updating(ctx, id, { set: withNameKey(changes) });
+	changeOne(ctx, pet, id, {
+		refuse: changes.categoryId === undefined ? [] : [inCategory(changes.categoryId)],
+		steps: ({ allowed, update, event }) => [
+			// First, while the old status can still be compared: the item's event only when its status moves.
+			...(changes.status === undefined
+				? []
+				: [
+						step(
+							"status",
+							ctx.db
+								.update(pets)
+								.set({ status: changes.status })
+								.where(and(allowed, ne(pets.status, changes.status))),
+						),
+						event("inventory.updated", inventoryItem, id),
+					]),
+			update(changes),
+			event("pet.updated"),
+		],
+	});
 
 /** Deletes the pet (and, by cascade, its inventory item) unless it changed or has open orders. */
-export const deletePet = declareChange(pet, ({ id }) => ({
-	delete: true,
-	refuse: {
-		when: exists(orders, and(eq(orders.petId, id), eq(orders.complete, false))),
-		error: ({ id }) =>
-			new ApiError(
-				"pet_has_open_orders",
-				`Pet ${id} has open orders; complete or cancel them first.`,
-			),
-	},
-	event: "pet.deleted",
-}));
+export const deletePet = (ctx: WriteContext, id: number) =>
+	removeOne(ctx, pet, id, {
+		refuse: [
+			[
+				exists(orders, and(eq(orders.petId, id), eq(orders.complete, false))),
+				() =>
+					new ApiError(
+						"pet_has_open_orders",
+						`Pet ${id} has open orders; complete or cancel them first.`,
+					),
+			],
+		],
+		steps: ({ remove, event }) => [remove(), event("pet.deleted")],
+	});
