@@ -33,10 +33,13 @@ export const NewWebhook = z
 /** The fields `updateWebhook` changes: any of the new webhook's, and `disabled`. */
 export const WebhookPatch = NewWebhook.partial()
 	.extend({
-		disabled: z.boolean().optional().openapi({
-			description:
-				"`false` re-enables a disabled webhook: deliveries that were waiting resume at once. `true` stops its deliveries.",
-		}),
+		disabled: z
+			.boolean()
+			.optional()
+			.openapi({
+				description:
+					"`false` re-enables a disabled webhook: deliveries that were waiting resume at once. `true` stops its deliveries.",
+			}),
 	})
 	.refine((patch) => Object.keys(patch).length > 0, "must change at least one field")
 	.openapi("WebhookPatch", { minProperties: 1, example: { disabled: false } });
