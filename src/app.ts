@@ -14,7 +14,7 @@ import { utf8Json } from "./http/json-body";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./http/secure-headers";
 import { validationHook } from "./http/validation";
 import { mcp, mcpDoor, mcpPath } from "./mcp";
-import { bearerAuth, documentConfig } from "./openapi";
+import { bearerAuth, documentFor } from "./openapi";
 import { reference } from "./reference";
 import { categoriesRouter } from "./resources/categories";
 import { eventsRouter } from "./resources/events";
@@ -65,7 +65,7 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	// each answer puts the origin it is served from into the code samples.
 	let documentAt: ((origin: string) => string) | undefined;
 	app.get("/doc", (c) => {
-		documentAt ??= servedFrom(JSON.stringify(app.getOpenAPIDocument(documentConfig)));
+		documentAt ??= servedFrom(JSON.stringify(app.getOpenAPIDocument(documentFor(app))));
 		return c.body(documentAt(new URL(c.req.url).origin), 200, {
 			"Content-Type": "application/json",
 			"Cache-Control": "no-cache",

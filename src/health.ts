@@ -20,7 +20,13 @@ const getHealth = apiRoute({
 	method: "get",
 	path: "/health",
 	operationId: "getHealth",
-	tag: "Health",
+	tag: {
+		name: "Health",
+		title: "Service health",
+		description: "Whether the service and its database answer.",
+		icon: "heart-pulse",
+		parent: "Service",
+	},
 	summary: "Check the service",
 	description:
 		"Liveness and database readiness, for load balancers and uptime checks: 200 only when the database answers and holds every table and column this version reads (its migrations are applied).",

@@ -306,7 +306,7 @@ describe("the tools are the operations of /doc", () => {
 		expect(flagsOf(routes.placeOrder)).toMatchObject({
 			auth: "bearer",
 			idempotent: true,
-			tag: "Orders",
+			tag: { name: "Orders" },
 		});
 		expect(flagsOf(routes.getPetById)).toMatchObject({
 			conditional: true,

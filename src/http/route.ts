@@ -21,6 +21,18 @@ import { errorResponses, everyResponseHeaders } from "./responses";
 import { bookmarkParam, bookmarkResponseHeader, d1Session } from "./session";
 import { optionalHeader } from "./validation";
 
+/** A tag of the document: what groups operations, under one of the groups of src/openapi.ts. */
+export type Tag = {
+	name: string;
+	/** The page title GitBook and Scalar show. */
+	title: string;
+	description: string;
+	/** A Font Awesome icon name, for GitBook. */
+	icon: string;
+	/** The group it sits in, by name. */
+	parent: string;
+};
+
 /** Who may call an operation: reads are public unless they say otherwise; every write needs the bearer token. */
 type Access =
 	| { method: "get"; auth?: "bearer" }
@@ -39,8 +51,8 @@ type ApiRouteConfig = Omit<RouteConfig, "method" | "middleware" | "security" | "
 		description: string;
 		/** The query is an object, so that a parameter it does not define can be refused. */
 		request?: RouteConfig["request"] & { query?: z.ZodObject };
-		/** The one tag that groups the operation. */
-		tag: string;
+		/** The one tag that groups the operation: it is in the document because an operation carries it. */
+		tag: Tag;
 		/**
 		 * The operation answers one resource that has a strong `ETag`: a read answers 304 to `If-None-Match`, a change
 		 * honours `If-Match` (412).
@@ -84,7 +96,7 @@ type ApiRoute<R extends ApiRouteConfig> = Omit<
 
 /** Where the reference page (Scalar) documents an operation: its anchor, as a valid URI. */
 const documentationOf = ({ tag, method, path }: ApiRouteConfig) =>
-	encodeURI(`/reference#tag/${tag.toLowerCase()}/${method.toUpperCase()}${path}`);
+	encodeURI(`/reference#tag/${tag.name.toLowerCase()}/${method.toUpperCase()}${path}`);
 
 /** The security requirement of every write: the bearer scheme of src/openapi.ts. */
 const bearer = [{ bearerAuth: [] }];
@@ -208,7 +220,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 		description: lifecycle?.deprecated
 			? `${config.description} ${deprecationNote(lifecycle.deprecated)}`
 			: config.description,
-		tags: [tag],
+		tags: [tag.name],
 		...lifecycleMarkers(lifecycle),
 		"x-codeSamples": codeSamples(route),
 		// Reads state that they need no credentials: an empty requirement, not an absent one.

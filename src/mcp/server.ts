@@ -4,7 +4,7 @@ import {
 	ProtocolErrorCode,
 	Server,
 } from "@modelcontextprotocol/server";
-import { documentConfig } from "../openapi";
+import { info } from "../openapi";
 import { type Caller, callOperation, isObject } from "./call";
 import type { ApiTool } from "./tools";
 import { servedVersions } from "./versions";
@@ -34,11 +34,11 @@ export const serveMcp = (
 	const { arguments: args = {} } = isObject(message.params) ? message.params : {};
 	const handler = createMcpHandler(() => {
 		const server = new Server(
-			{ name: "petstore-api", version: documentConfig.info.version },
+			{ name: "petstore-api", version: info.version },
 			{
 				capabilities: { tools: {} },
 				supportedProtocolVersions: [...servedVersions],
-				instructions: documentConfig.info.description,
+				instructions: info.description,
 				cacheHints: { "tools/list": cacheHint, "server/discover": cacheHint },
 			},
 		);

@@ -3,7 +3,7 @@ import type { Tool } from "@modelcontextprotocol/server";
 import type { AppEnv } from "../env";
 import { isWrite } from "../http/methods";
 import { flagsOf } from "../http/route";
-import { documentConfig } from "../openapi";
+import { documentFor } from "../openapi";
 
 type Schema = { [keyword: string]: unknown };
 type Body = {
@@ -216,7 +216,7 @@ const toolOf = (
 
 /** One tool per operation of the document, by name, in the order of the registry the document comes from. */
 export const toolsOf = (app: OpenAPIHono<AppEnv>) => {
-	const { paths = {}, components = {} } = app.getOpenAPIDocument(documentConfig);
+	const { paths = {}, components = {} } = app.getOpenAPIDocument(documentFor(app));
 	const inline = (schema: Schema, output?: boolean) =>
 		plain(schema, components.schemas as Record<string, Schema>, output);
 	return new Map(

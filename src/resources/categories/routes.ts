@@ -2,11 +2,17 @@ import { z } from "@hono/zod-openapi";
 import { category } from "../../db/resources";
 import { linkHeader, pageQuery } from "../../http/pagination";
 import { createdContent, jsonBody, jsonContent } from "../../http/responses";
-import { apiRoute } from "../../http/route";
+import { apiRoute, type Tag } from "../../http/route";
 import { Categories, Category, CategoryPatch, NewCategory } from "../../models/category";
 import { idParam } from "../../models/id";
 
-const tag = "Categories";
+const tag: Tag = {
+	name: "Categories",
+	title: "Pet categories",
+	description: "Kinds of pet.",
+	icon: "tags",
+	parent: "Pets",
+};
 const params = z.object({ categoryId: idParam("categoryId") });
 
 export const listCategories = apiRoute({

@@ -10,7 +10,13 @@ export const listEvents = apiRoute({
 	method: "get",
 	path: "/events",
 	operationId: "listEvents",
-	tag: "Events",
+	tag: {
+		name: "Events",
+		title: "Event feed",
+		description: `Every change, in order, for ${inWords(durations.eventRetention)}.`,
+		icon: "list",
+		parent: "Integrations",
+	},
 	summary: "List events",
 	description: `Every change, oldest first, kept for at least ${inWords(durations.eventRetention)}. Resume from the \`Link\` cursor of the last page read, or from the last event you hold with \`after\`.`,
 	request: {

@@ -2,12 +2,18 @@ import { z } from "@hono/zod-openapi";
 import { inventoryItem } from "../../db/resources";
 import { linkHeader, pageQuery } from "../../http/pagination";
 import { jsonBody, jsonContent } from "../../http/responses";
-import { apiRoute } from "../../http/route";
+import { apiRoute, type Tag } from "../../http/route";
 import { idParam } from "../../models/id";
 import { Inventory, InventoryItem, InventoryUpdate } from "../../models/inventory";
 import { statusQuery } from "../../models/pet-status";
 
-const tag = "Inventory";
+const tag: Tag = {
+	name: "Inventory",
+	title: "Stock",
+	description: "Units in stock for each pet.",
+	icon: "boxes-stacked",
+	parent: "Store",
+};
 const params = z.object({ petId: idParam("petId") });
 
 export const listInventory = apiRoute({

@@ -2,11 +2,17 @@ import { z } from "@hono/zod-openapi";
 import { order } from "../../db/resources";
 import { linkHeader, pageQuery } from "../../http/pagination";
 import { createdContent, jsonBody, jsonContent } from "../../http/responses";
-import { apiRoute } from "../../http/route";
+import { apiRoute, type Tag } from "../../http/route";
 import { idParam } from "../../models/id";
 import { NewOrder, OrderPatch, OrderResponse, Orders } from "../../models/order";
 
-const tag = "Orders";
+const tag: Tag = {
+	name: "Orders",
+	title: "Store orders",
+	description: "Orders placed against the stock.",
+	icon: "receipt",
+	parent: "Store",
+};
 const params = z.object({ orderId: idParam("orderId") });
 
 export const listOrders = apiRoute({

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { pet } from "../../db/resources";
 import { linkHeader, pageQuery } from "../../http/pagination";
 import { createdContent, jsonBody, jsonContent } from "../../http/responses";
-import { apiRoute } from "../../http/route";
+import { apiRoute, type Tag } from "../../http/route";
 import { idParam } from "../../models/id";
 import { limits } from "../../models/limits";
 import { nameKey } from "../../models/name-key";
@@ -10,7 +10,13 @@ import { NewPet, Pet, PetPatch, Pets } from "../../models/pet";
 import { statusQuery } from "../../models/pet-status";
 import { printingCharacters, text } from "../../models/text";
 
-const tag = "Animals";
+const tag: Tag = {
+	name: "Animals",
+	title: "Pets for sale",
+	description: "The pets themselves.",
+	icon: "dog",
+	parent: "Pets",
+};
 const nameTooShort =
 	"must hold at least 3 visible characters: the name filter searches an index of every run of three; leave it out to list every pet";
 const params = z.object({ petId: idParam("petId") });

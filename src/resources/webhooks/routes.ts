@@ -2,13 +2,19 @@ import { z } from "@hono/zod-openapi";
 import { webhook } from "../../db/resources";
 import { linkHeader, pageQuery } from "../../http/pagination";
 import { createdContent, jsonBody, jsonContent } from "../../http/responses";
-import { apiRoute } from "../../http/route";
+import { apiRoute, type Tag } from "../../http/route";
 import { idParam } from "../../models/id";
 import { durations, inWords, limits } from "../../models/limits";
 import { CreatedWebhook, NewWebhook, Webhook, WebhookPatch, Webhooks } from "../../models/webhook";
 import { userAgent, WebhookDeliveries, WebhookReplay } from "../../models/webhook-delivery";
 
-const tag = "Webhooks";
+const tag: Tag = {
+	name: "Webhooks",
+	title: "Webhooks",
+	description: "Endpoints that receive events, signed per Standard Webhooks.",
+	icon: "bell",
+	parent: "Integrations",
+};
 const params = z.object({ webhookId: idParam("webhookId") });
 
 /** `5 seconds, 30 seconds, …, 10 hours and 10 hours`. */
