@@ -4,7 +4,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import { raisedLimiters } from "./test/support/limiters.ts";
-import { documentation, projectPaths } from "./test/support/project.ts";
+import { documentation, projectPaths, sources } from "./test/support/project.ts";
 
 /** The secrets wrangler.toml requires, as the suite sets them. */
 const secrets = {
@@ -56,6 +56,7 @@ export default defineConfig(async () => ({
 					// test/docs.test.ts checks what the README and docs/ name against the project's files.
 					DOCS: documentation(),
 					PROJECT_PATHS: projectPaths(),
+					SOURCES: sources(),
 					SEED_SQL: readFileSync("src/db/seed.sql", "utf8"),
 				},
 				// A database without tables, beside DB: a statement that fails there fails as in production.

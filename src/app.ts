@@ -72,7 +72,7 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		});
 	});
 	// The transport of the tools, not an operation: like /doc and /reference it is not in the document, whose
-	// description points to it (API.md §12).
+	// description points to it.
 	app.post(mcpPath, mcp(app));
 	app.notFound(onNotFound);
 	app.onError(onError);

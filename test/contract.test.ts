@@ -51,7 +51,7 @@ describe("the contract", () => {
 		}
 	});
 
-	// `/mcp` is the transport of the operations as MCP tools (API.md §12), not an operation of its own; the
+	// `/mcp` is the transport of the operations as MCP tools, not an operation of its own; the
 	// document's description points to it.
 	it("documents exactly the routes the app registers, apart from /doc, /reference and /mcp", async () => {
 		const document = await servedDocument();

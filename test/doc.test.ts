@@ -200,7 +200,7 @@ describe("GET /doc", () => {
 		}
 	});
 
-	it("names each request body's schema: the models of API.md §1 for creates and replaces, a patch of its own", async () => {
+	it("names each request body's schema: the contract's models for creates and replaces, a patch of its own", async () => {
 		const doc = await document();
 		const bodies = Object.fromEntries(
 			(

@@ -73,6 +73,15 @@ describe("the README and docs/", () => {
 		}
 	});
 
+	it("and the code cite only what the repository holds: no contract kept elsewhere, by name or section", () => {
+		// A standard's own sections (RFC 6750 §3.1) are in the standard.
+		const cites = /\bAPI\.md\b|(?<!(RFC|ISO) ?\d+ )§\s?\d/;
+		const citing = Object.entries({ ...env.DOCS, ...env.SOURCES })
+			.filter(([path, text]) => path !== "test/docs.test.ts" && cites.test(text))
+			.map(([path]) => path);
+		expect(citing).toEqual([]);
+	});
+
 	it("would notice a path the project lacks", () => {
 		expect(
 			named(

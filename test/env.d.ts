@@ -8,6 +8,8 @@ declare namespace Cloudflare {
 		README: string;
 		/** Defined in vitest.config.ts: the README and docs/*.md by path, and every path of the project. */
 		DOCS: Record<string, string>;
+		/** Defined in vitest.config.ts: the source files of src, scripts and test, by path. */
+		SOURCES: Record<string, string>;
 		PROJECT_PATHS: string[];
 		SEED_SQL: string;
 		/** Defined in vitest.config.ts: runs per fuzz property. */

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { testApp } from "./support/api";
 import { watchedD1 } from "./support/d1";
 
-// API.md §4: every list request examines a bounded number of rows, whatever its filters. On 10,000 pets, each list
+// Every list request examines a bounded number of rows, whatever its filters. On 10,000 pets, each list
 // and filter (the ones that match nothing among many rows above all) reads no more than a page's worth of rows
 // and the name window: never the table.
 

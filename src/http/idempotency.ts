@@ -4,7 +4,7 @@ import type { AppEnv } from "../env";
 import { durations, inWords } from "../models/limits";
 import { optionalHeader } from "./validation";
 
-// Idempotency-Key (API.md §6): a retry with the same key and body within the window replays the first response.
+// Idempotency-Key: a retry with the same key and body within the window replays the first response.
 
 /**
  * An operation's optional `Idempotency-Key` request header. Its example names the operation: one key is one

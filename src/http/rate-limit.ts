@@ -3,7 +3,7 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../models/error";
 import { log } from "./log";
 
-// Budgets (API.md §5), each a Rate Limiting binding of wrangler.toml: writes per token, failed authentications per
+// Budgets, each a Rate Limiting binding of wrangler.toml: writes per token, failed authentications per
 // address, reads per address.
 
 // The binding does not expose its period, which is 10 or 60 seconds: waiting 60 is never too early.

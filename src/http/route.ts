@@ -39,7 +39,7 @@ type Access =
 	| {
 			method: "post";
 			auth: "bearer";
-			/** Takes an `Idempotency-Key` and replays the first response to a repeat (API.md §6). */
+			/** Takes an `Idempotency-Key` and replays the first response to a repeat. */
 			idempotent?: true;
 	  }
 	| { method: "put" | "patch" | "delete"; auth: "bearer" };
@@ -139,7 +139,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 		...config
 	} = route as R & { idempotent?: true };
 	const routeFlags: RouteFlags = { auth, conditional, errors, idempotent, lifecycle, tag };
-	// Every operation reaches D1, so any can meet a platform failure (API.md §11).
+	// Every operation reaches D1, so any can meet a platform failure: a 503, never a 500.
 	const implied: ErrorCode[] = ["validation_error", "internal_error", "unavailable"];
 	const write = isWrite(config.method);
 	const cachePolicy = auth || write ? "no-store" : "no-cache";

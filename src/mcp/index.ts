@@ -14,7 +14,7 @@ const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 /** The read budget of a `/mcp` request, spent once at its door: the operation a call runs does not spend it again. */
 const budgetSpent: RateLimit = { limit: async () => ({ success: true }) };
 
-/** Where the Model Context Protocol is served (API.md §12). */
+/** Where the Model Context Protocol is served. */
 export const mcpPath = "/mcp";
 
 /** A JSON-RPC error: the one shape of answer an MCP client reads, whatever went wrong. */

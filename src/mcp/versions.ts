@@ -1,4 +1,4 @@
-/** The revision that names itself in each request's `_meta` (API.md §12). */
+/** The revision that names itself in each request's `_meta`. */
 export const current = "2026-07-28";
 
 /** The revisions `/mcp` serves: the current one, and the one with `initialize` beside it. */

@@ -3,7 +3,7 @@ import { limits } from "./limits";
 
 /**
  * Every error code the API answers with, its HTTP status and its message (the document's example, and what
- * an `ApiError` says unless it names something more precise): the one table behind §8 of the contract.
+ * an `ApiError` says unless it names something more precise): the one table of them.
  */
 export const errorCodes = {
 	validation_error: [400, "The request is invalid."],

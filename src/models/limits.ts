@@ -24,7 +24,7 @@ const day = 24 * hour;
 
 /** How long the API keeps what it keeps, in milliseconds. */
 export const durations = {
-	/** A keyed response is replayed for this long (API.md §6). */
+	/** A keyed response is replayed for this long. */
 	idempotencyWindow: 24 * hour,
 	/** The event feed keeps an event for this long, and a webhook's attempt log an attempt. */
 	eventRetention: 30 * day,

@@ -3,7 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { Id } from "./id";
 import { limits } from "./limits";
 
-/** RFC 3339 `date-time` (§5.6): `T` and `Z` in either case, optional fractional seconds, `Z` or an offset. */
+/** RFC 3339 §5.6 `date-time`: `T` and `Z` in either case, optional fractional seconds, `Z` or an offset. */
 const dateTime =
 	/^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
 
@@ -108,7 +108,7 @@ export type Order = Required<z.infer<typeof Order>>;
 
 /**
  * An `Order` as every response carries it: the seed model by reference, and beside it (`allOf`) the same
- * fields all required, so that every client generator sees them as present (API.md §10). The `required`
+ * fields all required, so that every client generator sees them as present. The `required`
  * sits in a member of its own with the properties it names: hey-api drops a `required` beside an `allOf`,
  * and one without its properties. Not optional, so an event's `data` is required too.
  */

@@ -5,7 +5,7 @@ import { ApiError } from "../models/error";
 import { openSecret, UnreadableSecret } from "./secret-box";
 
 // A keyed replay of `createWebhook` shows the secret again only while it is still what the webhook signs with:
-// never one a rotation replaced, nor one of a deleted webhook (API.md §6).
+// never one a rotation replaced, nor one of a deleted webhook.
 
 const gone = (detail: string) => new ApiError("gone", detail);
 

@@ -1,6 +1,6 @@
 import { durations } from "../models/limits";
 
-// When a failed delivery is tried again, and when an endpoint is given up on (API.md §9).
+// When a failed delivery is tried again, and when an endpoint is given up on.
 
 const { maxRetryAfter } = durations;
 

@@ -2,7 +2,7 @@ import { parse } from "tldts";
 import { ApiError } from "../models/error";
 import { limits } from "../models/limits";
 
-// Where a webhook may point (API.md §9 "URLs"), checked once, by the operations that store a URL.
+// Where a webhook may point, checked once, by the operations that store a URL.
 
 const maxWebhookUrlLength = limits.webhookUrl;
 const tooLong = `must be at most ${maxWebhookUrlLength} characters`;
@@ -125,7 +125,7 @@ export const hostRefusal = (hostname: string) => {
 /** Control characters (C0, DEL, C1) and whitespace, anywhere: `new URL` would silently drop or encode them. */
 const unsafeCharacters = /[\s\p{Cc}]/u;
 
-/** Checks a webhook URL against the rules of API.md §9 where `env` runs, and normalises it. */
+/** Checks a webhook URL against the rules above where `env` runs, and normalises it. */
 const checkWebhookUrl = (text: string, env: WebhookUrlEnv): CheckedWebhookUrl => {
 	if (text.length > maxWebhookUrlLength) {
 		return { problem: tooLong };

@@ -23,3 +23,12 @@ export const documentation = () =>
 				.map((name) => `docs/${name}`),
 		].map((path) => [path, readFileSync(path, "utf8")]),
 	);
+
+/** The project's own source files (src, scripts, test), by path: what code and comments cite. */
+export const sources = () =>
+	Object.fromEntries(
+		projectPaths()
+			.filter((path) => /^(src|scripts|test)\/.*\.(ts|mjs)$/.test(path))
+			.filter((path) => !path.endsWith("worker-configuration.d.ts"))
+			.map((path) => [path, readFileSync(path, "utf8")]),
+	);
