@@ -1,14 +1,20 @@
 import { env } from "cloudflare:workers";
+import { getTableColumns, getTableName } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { rekeyNames } from "../scripts/rekey-names";
+import type { Resource } from "../src/db/resource";
+import * as resources from "../src/db/resources";
+import { nameKey } from "../src/models/name-key";
 import {
 	anonymous,
 	type Category,
 	createCategory,
 	expectError,
 	send,
+	servedDocument,
 	uniqueName,
 } from "./support/api";
+import { seedAsDev } from "./support/seed";
 
 /** The folding before compatibility forms (NFC): the keys a database written by an earlier version holds. */
 const earlierKey = (name: string) =>
@@ -88,5 +94,31 @@ describe("the name-key migration (npm run db:rekey)", () => {
 		expect(await rekey()).toEqual([collision]);
 		await send("PATCH", `/categories/${twin}`, { name: `Wolf${suffix}` });
 		expect(await rekey()).toEqual([]);
+	});
+
+	it("refolds the name of every resource declared with a fold, read from the declarations", async () => {
+		// The rows the document's examples name (category 1).
+		await seedAsDev();
+		const { paths } = await servedDocument();
+		const folded = (Object.values(resources) as Resource[]).filter(({ fold }) => fold);
+		expect(folded.length).toBeGreaterThan(0);
+		for (const resource of folded) {
+			const create = paths[resource.path].post;
+			const example = create.requestBody?.content["application/json"].example as object;
+			const name = `Ｆｏｌｄ ${uniqueName("")}`;
+			const response = await send("POST", resource.path, { ...example, name });
+			expect(response.status, resource.name).toBe(201);
+			const { id } = await response.json<{ id: number }>();
+			const table = getTableName(resource.table);
+			const column = getTableColumns(resource.table)[resource.fold?.column ?? ""].name;
+			await env.DB.prepare(`UPDATE "${table}" SET "${column}" = 'stale' WHERE id = ?`)
+				.bind(id)
+				.run();
+			expect(await rekey()).toEqual([]);
+			const stored = await env.DB.prepare(`SELECT "${column}" AS key FROM "${table}" WHERE id = ?`)
+				.bind(id)
+				.first<{ key: string }>();
+			expect(stored?.key, resource.name).toBe(nameKey(name));
+		}
 	});
 });

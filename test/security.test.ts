@@ -30,7 +30,7 @@ describe("bearer authentication on writes", () => {
 			method: "post",
 			path: "/anywhere",
 			operationId: "writeAnywhere",
-			tag: "Animals",
+			tag: { name: "Animals", title: "Pets", description: "Pets.", icon: "dog", parent: "Pets" },
 			summary: "A write",
 			description: "A write that forgot its token.",
 			responses: { 204: { description: "Done." } },

@@ -1,6 +1,7 @@
 import { and, eq, getTableColumns, getTableName, gt, type SQL, sql } from "drizzle-orm";
 import type { SelectedFields, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { ApiError } from "../models/error";
+import type { ErrorCode } from "../models/error-codes";
 import type { Db } from "./client";
 
 /** The columns a resource shows, by the names the API answers them with. */
@@ -117,9 +118,9 @@ type Declaration<
 	versions: [SQLiteColumn, ...SQLiteColumn[]];
 	/**
 	 * The column that holds its `name` folded for comparison (src/models/name-key.ts), which every write of the name
-	 * writes beside it; with `taken`, folded names are unique, and a taken one is refused with that error.
+	 * writes beside it; with `unique`, folded names are unique, and a taken one is refused with that error code.
 	 */
-	fold?: { column: Fold; taken?: (name: string) => ApiError };
+	fold?: { column: Fold; unique?: ErrorCode };
 };
 
 /** A resource declared once: what reads, lists, writes, events and idempotent replays of it all read. */
@@ -152,7 +153,7 @@ export type Resource<
 	from: SQL;
 	/** Its key column as SQL text names it, which renders as it is. */
 	keyColumn: SQL;
-	fold?: { column: Fold; taken?: (name: string) => ApiError };
+	fold?: { column: Fold; unique?: ErrorCode };
 	/** The path of the resource `id`. */
 	pathOf: (id: number) => string;
 	/** A SELECT of `fields` from its rows. */

@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
 import { Category } from "../models/category";
-import { ApiError } from "../models/error";
 import { InventoryItem } from "../models/inventory";
 import { Order } from "../models/order";
 import { Pet } from "../models/pet";
@@ -31,10 +30,7 @@ export const category = defineResource({
 	model: Category,
 	key: categories.id,
 	versions: [categories.version],
-	fold: {
-		column: "nameKey",
-		taken: (name) => new ApiError("category_exists", `A category named "${name}" already exists.`),
-	},
+	fold: { column: "nameKey", unique: "category_exists" },
 });
 
 export const order = defineResource({

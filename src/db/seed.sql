@@ -1,6 +1,6 @@
 -- Sample data for local development only (applied by `npm run dev`, never by production migrations).
 -- Each statement fills its table only while it is empty, so a second start neither fails nor duplicates.
--- The names are ASCII, so lower() folds them as the Worker does (src/db/name-key.ts).
+-- The names are ASCII, so lower() folds them as the Worker does (src/models/name-key.ts).
 INSERT INTO categories (id, name, name_key, description)
 SELECT column1, column2, lower(column2), column3 FROM (VALUES
   (1, 'Dog', 'Loyal companions.'),

@@ -152,11 +152,16 @@ const withFold = (resource: Resource, fields: object) => {
 /** The refusal that a taken folded name is, when the write gives a name and the resource's names are unique. */
 const takenName = (resource: Resource, fields: object, other?: SQL): Refusal[] => {
 	const { name } = fields as { name?: string };
-	const { fold } = resource;
-	if (!fold?.taken || name === undefined) return [];
-	const column = getTableColumns(resource.table)[fold.column];
-	const taken = fold.taken;
-	return [[exists(resource.table, and(eq(column, nameKey(name)), other)), () => taken(name)]];
+	const unique = resource.fold?.unique;
+	if (!unique || name === undefined) return [];
+	const column = getTableColumns(resource.table)[resource.fold?.column ?? ""];
+	const taken = `A ${resource.name.toLowerCase()} named "${name}" already exists.`;
+	return [
+		[
+			exists(resource.table, and(eq(column, nameKey(name)), other)),
+			() => new ApiError(unique, taken),
+		],
+	];
 };
 
 /** The event a write records, chained: of `resource` (whose key is `key`) as the API answers it after the change. */

@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { rekeyNames } from "./rekey-names.ts";
+import { rekeyNames } from "./rekey-names";
 
 const d1 = (...args) =>
 	execFileSync(
