@@ -52,6 +52,9 @@ describe("the typed client", () => {
 		expectTypeOf<CreatePet["status"]>().toEqualTypeOf<
 			"available" | "pending" | "sold" | undefined
 		>();
+		type CreateCategory = Parameters<typeof client.categories.$post>[0]["json"];
+		expectTypeOf<CreateCategory["name"]>().toEqualTypeOf<string>();
+		expectTypeOf<CreateCategory["description"]>().toEqualTypeOf<string | undefined>();
 		// A pet needs its category.
 		expectTypeOf<{ name: string }>().not.toExtend<CreatePet>();
 	});

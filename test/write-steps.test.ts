@@ -4,10 +4,17 @@ import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { category } from "../src/db/resources";
 import { categories, events, idempotencyKeys } from "../src/db/schema";
-import { chained, changed, changeOne, createOne, step, type WriteContext } from "../src/db/write";
+import {
+	chained,
+	changed,
+	changeOne,
+	createOne,
+	removeOne,
+	step,
+	type WriteContext,
+} from "../src/db/write";
 import { ApiError } from "../src/models/error";
 import { nameKey } from "../src/models/name-key";
-import { deleteCategory } from "../src/resources/categories/queries";
 import { testNow, uniqueName } from "./support/api";
 import { watchedD1 } from "./support/d1";
 
@@ -86,7 +93,9 @@ describe("a change of one resource", () => {
 
 	it("records a deletion's id as a whole number, in its data and its subject", async () => {
 		const { id } = await newCategory();
-		await deleteCategory(ctx(), id);
+		await removeOne(ctx(), category, id, {
+			steps: ({ remove, event }) => [remove(), event("category.deleted")],
+		});
 		const recorded = await db
 			.select({ data: sql<string>`${events.data}`, type: events.type })
 			.from(events)

@@ -132,8 +132,9 @@ export type Resource<
 	Fold extends string = string,
 > = {
 	name: string;
-	/** The collection's path, and one resource's as the document writes it: `/pets/{petId}`. */
+	/** The collection's path, the path parameter that names one, and one's path as the document writes it. */
 	path: Path;
+	param: Param;
 	itemPath: `${Path}/{${Param}}`;
 	table: T;
 	key: SQLiteColumn;
@@ -218,6 +219,7 @@ export const defineResource = <
 	return {
 		name,
 		path,
+		param,
 		itemPath: `${path}/{${param}}`,
 		table,
 		key,

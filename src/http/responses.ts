@@ -47,7 +47,7 @@ const errorHeaders: Partial<Record<ErrorCode, Record<string, ResponseHeader>>> =
 };
 
 /** The example a schema declares; for a list, a list of its item's example. */
-const exampleOf = (schema: z.ZodType): unknown => {
+export const exampleOf = (schema: z.ZodType): unknown => {
 	const { example } = getOpenApiMetadata(schema);
 	if (example === undefined && schema instanceof z.ZodArray) {
 		return [exampleOf(schema.element as z.ZodType)];
