@@ -35,11 +35,13 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
  * passes the clock's.
  */
 export class WebhookEndpoint extends DurableObject<Env> {
-	private store: EndpointStore;
+	private store!: EndpointStore;
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
-		this.store = endpointStore(ctx.storage.sql);
+		ctx.blockConcurrencyWhile(async () => {
+			this.store = await endpointStore(ctx.storage);
+		});
 	}
 
 	override async alarm() {
@@ -256,7 +258,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		await this.ctx.storage.deleteAlarm();
 		await this.ctx.storage.deleteAll();
 		await this.ctx.storage.put(deleted, true);
-		this.store = endpointStore(this.ctx.storage.sql);
+		this.store = await endpointStore(this.ctx.storage);
 	}
 
 	private async isDeleted() {
