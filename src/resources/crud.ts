@@ -14,13 +14,22 @@ import type { ErrorCode } from "../models/error-codes";
 import type { EventType } from "../models/event-types";
 import { byId, idParam } from "../models/id";
 
+/** A noun whose `.created`, `.updated` and `.deleted` events src/models/event-types.ts declares. */
+type EventNoun = {
+	[T in EventType]: T extends `${infer N}.created`
+		? `${N}.updated` | `${N}.deleted` extends EventType
+			? N
+			: never
+		: never;
+}[EventType];
+
 type Crud<
 	R extends Resource<SQLiteTable, { id: number }>,
 	New extends z.ZodObject,
 	Patch extends z.ZodType,
 	One extends z.ZodObject,
 	Many extends z.ZodArray,
-	Noun extends string,
+	Noun extends EventNoun,
 	Nouns extends string,
 > = {
 	/** The resource, as src/db/resources.ts declares it. */
@@ -58,7 +67,7 @@ export const crud = <
 	Patch extends z.ZodType,
 	One extends z.ZodObject,
 	Many extends z.ZodArray,
-	const Noun extends string,
+	const Noun extends EventNoun,
 	const Nouns extends string,
 >({
 	resource,
@@ -161,7 +170,7 @@ export const crud = <
 			responses: { 204: { description: "Deleted." } },
 		}),
 	};
-	const event = (what: "created" | "updated" | "deleted") => `${one}.${what}` as EventType;
+	const event = (what: "created" | "updated" | "deleted") => `${one}.${what}` as const;
 	const idOf = (c: Given) => c.req.valid("param")[param];
 	// The routes above type what the router answers; the handlers, shared by every resource, read a request
 	// validated against them.
