@@ -1,6 +1,7 @@
 import type { RequestIdVariables } from "hono/request-id";
 import type { Db } from "./db/client";
 import type { IdempotencyKey } from "./db/idempotency";
+import type { Client } from "./http/auth";
 
 /** The Hono environment every router and middleware of the app shares. */
 export type AppEnv = {
@@ -9,8 +10,8 @@ export type AppEnv = {
 		db: Db;
 		/** The current time in Unix milliseconds; injectable so that tests can stand at any instant. */
 		now: () => number;
-		/** The authenticated client: its token's SHA-256, in hex (src/http/auth.ts). */
-		client?: string;
+		/** The authenticated client (src/http/auth.ts). */
+		client?: Client;
 		/** The request's `Idempotency-Key`, on an idempotent route (src/http/idempotency.ts). */
 		idempotencyKey?: IdempotencyKey;
 	};

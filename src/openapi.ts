@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "./env";
 import { origin, tokenVariable } from "./http/code-samples";
 import { flagsOf, type Tag } from "./http/route";
+import { scopes } from "./models/scopes";
 
 /** The groups the document's tags sit in: navigation only, with no operation of their own. */
 const groups = [
@@ -85,10 +86,10 @@ export const documentFor = (app: OpenAPIHono<AppEnv>) => {
 	};
 };
 
-/** The security scheme of the operations that say `auth: "bearer"` (see src/http/route.ts). */
+/** The security scheme of the operations that need a scope (see src/http/route.ts). */
 export const bearerAuth = {
 	type: "http",
 	scheme: "bearer",
-	description: "One of the tokens in the `API_TOKEN` secret; locally, the one in `.dev.vars`.",
+	description: `An API key (\`pst_…\`, made with \`createKey\`), or the root token: one of the tokens in the \`API_TOKEN\` secret (locally, the one in \`.dev.vars\`), which holds every scope. Each operation that needs one names its scope (\`x-scopes\`): ${scopes.map((scope) => `\`${scope}\``).join(", ")}.`,
 	"x-gitbook-token-placeholder": tokenVariable,
 } as const;

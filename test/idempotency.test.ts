@@ -103,7 +103,8 @@ describe("Idempotency-Key on POST /store/orders", () => {
 		await env.DB.prepare(
 			"UPDATE idempotency_keys SET created_at = created_at - 86400001 WHERE key = ?",
 		)
-			.bind("old-1")
+			// The root token's keys are stored in its scope.
+			.bind("root:old-1")
 			.run();
 		const again = await placeOrder({ petId: pet.id, quantity: 1 }, "old-1");
 		expect(again.status).toBe(201);
@@ -139,8 +140,9 @@ describe("Idempotency-Key on POST /store/orders", () => {
 describe("the every-minute Cron Trigger", () => {
 	const day = 24 * 60 * 60 * 1000;
 	const recorded = async (key: string) =>
-		(await env.DB.prepare("SELECT key FROM idempotency_keys WHERE key = ?").bind(key).first()) !==
-		null;
+		(await env.DB.prepare("SELECT key FROM idempotency_keys WHERE key = ?")
+			.bind(`root:${key}`)
+			.first()) !== null;
 	const runCron = async (scheduledTime: number) => {
 		const controller = createScheduledController({ scheduledTime, cron: "0 * * * *" });
 		const ctx = createExecutionContext();

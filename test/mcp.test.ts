@@ -306,7 +306,7 @@ describe("the tools are the operations of /doc", () => {
 			),
 		);
 		expect(flagsOf(routes.placeOrder)).toMatchObject({
-			auth: "bearer",
+			scope: "orders:write",
 			idempotent: true,
 			tag: { name: "Orders" },
 		});
@@ -314,7 +314,7 @@ describe("the tools are the operations of /doc", () => {
 			conditional: true,
 			lifecycle: { deprecated: { sunset: "2027-06-30" } },
 		});
-		expect(flagsOf(routes.listPets)?.auth).toBeUndefined();
+		expect(flagsOf(routes.listPets)?.scope).toBeUndefined();
 	});
 
 	it("annotates reads, deletes and the writes that are idempotent whatever their arguments, and states deprecation and stability", async () => {

@@ -35,9 +35,9 @@ describe("bearer authentication on writes", () => {
 			description: "A write that forgot its token.",
 			responses: { 204: { description: "Done." } },
 		} as const;
-		// @ts-expect-error: a write must say `auth: "bearer"`
+		// @ts-expect-error: a write must name the scope it needs
 		expect(apiRoute(write).security).toEqual([]);
-		expect(apiRoute({ ...write, auth: "bearer" }).security).toEqual([{ bearerAuth: [] }]);
+		expect(apiRoute({ ...write, scope: "pets:write" }).security).toEqual([{ bearerAuth: [] }]);
 	});
 
 	it("says invalid_token (RFC 6750) to a token that is not accepted, and only the scheme to a request without one", async () => {

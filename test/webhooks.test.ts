@@ -59,7 +59,7 @@ describe("webhooks: create, read, delete", () => {
 		const listed = await (await api("/webhooks?limit=100")).json<CreatedWebhook[]>();
 		expect(listed.filter((webhook) => webhook.url === receiver)).toHaveLength(1);
 		const record = await env.DB.prepare("SELECT body FROM idempotency_keys WHERE key = ?")
-			.bind(key)
+			.bind(`root:${key}`)
 			.first<string>("body");
 		expect(record).not.toContain(created.secret);
 		expect(record).not.toContain(created.secret.slice("whsec_".length));

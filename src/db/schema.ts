@@ -3,6 +3,7 @@ import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-o
 import type { EventType } from "../models/event-types";
 import { limits } from "../models/limits";
 import { petStatuses } from "../models/pet-status";
+import type { Scope } from "../models/scopes";
 
 /** Bumped by every write of the row: the row's strong ETag, comparable inside a conditional UPDATE. */
 const version = () => integer("version").notNull().default(1);
@@ -148,27 +149,60 @@ export const events = sqliteTable(
  * Endpoints that receive events, signed with their own secret (Standard Webhooks). Their delivery state lives
  * in each one's Durable Object (src/webhooks/endpoint.ts), not here.
  */
-export const webhooks = sqliteTable("webhooks", {
-	id: integer("id").primaryKey({ autoIncrement: true }),
-	url: text("url").notNull(),
-	/** The event types it receives, as a JSON array. */
-	events: text("events", { mode: "json" }).$type<EventType[]>().notNull(),
-	/** The `whsec_` signing secret, sealed by src/webhooks/secret-box.ts: encrypted at rest. */
-	secret: text("secret").notNull(),
-	/**
-	 * The secrets rotations replaced, sealed, newest first: each keeps signing, beside the new one, until its own
-	 * `expiresAt` (Unix ms).
-	 */
-	retiredSecrets: text("retired_secrets", { mode: "json" })
-		.$type<{ secret: string; expiresAt: number }[]>()
-		.notNull()
-		.default(sql`'[]'`),
-	createdAt: text("created_at").notNull(),
-	disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
-	/**
-	 * Set when its Durable Object could not take events the sweep handed over: the sweep sends it every event after
-	 * this id again (a replay), so one endpoint that fails never holds back another's.
-	 */
-	handOffAfter: integer("hand_off_after"),
-	version: version(),
-});
+export const webhooks = sqliteTable(
+	"webhooks",
+	{
+		id: integer("id").primaryKey({ autoIncrement: true }),
+		url: text("url").notNull(),
+		/** The event types it receives, as a JSON array. */
+		events: text("events", { mode: "json" }).$type<EventType[]>().notNull(),
+		/** The `whsec_` signing secret, sealed by src/webhooks/secret-box.ts: encrypted at rest. */
+		secret: text("secret").notNull(),
+		/**
+		 * The secrets rotations replaced, sealed, newest first: each keeps signing, beside the new one, until its own
+		 * `expiresAt` (Unix ms).
+		 */
+		retiredSecrets: text("retired_secrets", { mode: "json" })
+			.$type<{ secret: string; expiresAt: number }[]>()
+			.notNull()
+			.default(sql`'[]'`),
+		createdAt: text("created_at").notNull(),
+		disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+		/**
+		 * Set when its Durable Object could not take events the sweep handed over: the sweep sends it every event after
+		 * this id again (a replay), so one endpoint that fails never holds back another's.
+		 */
+		handOffAfter: integer("hand_off_after"),
+		/** The API key that created it (src/http/auth.ts); null for the root token. Only its owner sees it. */
+		owner: integer("owner"),
+		version: version(),
+	},
+	(t) => [index("webhooks_owner").on(t.owner, t.id)],
+);
+
+/**
+ * API keys (src/models/key.ts): each client's own credential, stored as the SHA-256 of its secret only. A roll keeps
+ * the previous secret's digest until `previousUntil`.
+ */
+export const apiKeys = sqliteTable(
+	"api_keys",
+	{
+		id: integer("id").primaryKey({ autoIncrement: true }),
+		name: text("name").notNull(),
+		scopes: text("scopes", { mode: "json" }).$type<Scope[]>().notNull(),
+		start: text("start").notNull(),
+		hash: text("hash").notNull(),
+		previousHash: text("previous_hash"),
+		/** Unix ms: until then the previous secret works too. */
+		previousUntil: integer("previous_until"),
+		/** ISO 8601 in UTC, as every time the API answers. */
+		createdAt: text("created_at").notNull(),
+		expiresAt: text("expires_at"),
+		lastUsedAt: text("last_used_at"),
+		version: version(),
+	},
+	(t) => [
+		uniqueIndex("api_keys_hash").on(t.hash),
+		uniqueIndex("api_keys_previous_hash").on(t.previousHash),
+	],
+);

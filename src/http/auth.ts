@@ -1,6 +1,10 @@
-import type { MiddlewareHandler } from "hono";
+import { drizzle } from "drizzle-orm/d1";
+import type { Context, MiddlewareHandler } from "hono";
+import { type KeyRecord, keyByHash, recordKeyUse } from "../db/api-keys";
 import type { AppEnv } from "../env";
 import { ApiError } from "../models/error";
+import { isKeySecret, keyHash } from "../models/key-secret";
+import { type Scope, scopes } from "../models/scopes";
 import { log } from "./log";
 import { limitFailedAuth } from "./rate-limit";
 
@@ -63,28 +67,115 @@ const acceptedDigest = async (candidate: string, env: Env) => {
 
 /**
  * RFC 6750 §3.1: a request without Bearer credentials (none, or another scheme) learns the scheme only; a malformed
- * Bearer credential is an `invalid_request`, a token not accepted an `invalid_token`.
+ * Bearer credential is an `invalid_request`, a credential not accepted an `invalid_token`.
  */
 const unauthorized = (error?: "invalid_request" | "invalid_token") =>
 	new ApiError("unauthorized", undefined, undefined, {
 		"WWW-Authenticate": `Bearer realm="petstore"${error ? `, error="${error}"` : ""}`,
 	});
 
+/** Who a request is: a key (its id), or the root token; what it may do, and what it is counted and scoped as. */
+export type Client = {
+	key?: number;
+	scopes: readonly Scope[];
+	/** Its write budget's name: the key's id, or the root token's digest. */
+	budget: string;
+	/** Its `Idempotency-Key`s' scope: the key's id (a roll keeps it), or `root`. */
+	idempotency: string;
+};
+
+/** How long an isolate trusts a key it read: a revocation or expiry takes effect everywhere within this. */
+const keyTrustMs = 10_000;
+/** A key's `lastUsedAt` is written at most this often. */
+const keyUseMs = 60_000;
+/** Keys an isolate remembers: a bound, so that random well-formed keys cannot grow it. */
+const keysRemembered = 1000;
+
+/** Keys this isolate read, by their secret's digest (none: no such key), and when it last recorded their use. */
+const known = new Map<string, { key?: KeyRecord; readAt: number; usedAt: number }>();
+
+/** Forgets what this isolate knows of key `id`: its change applies here at once. */
+export const forgetKey = (id: number) => {
+	for (const [hash, { key }] of known) if (key?.id === id) known.delete(hash);
+};
+
 /**
- * Requires `Authorization: Bearer <token>` (RFC 6750) matching one of the comma-separated tokens of the `API_TOKEN`
- * secret, and names the client by its token's digest (`client`, for the write budget). A request that fails is
- * counted on its address's own budget, so that it never spends a token holder's. With no token configured, every
- * such request is refused: the API fails closed.
+ * The key whose secret is `secret`, read from D1 at most once per {@link keyTrustMs} per isolate, if it works at
+ * `now`: not expired, and, for a rolled key's previous secret, within its window. Its use is recorded (at most once
+ * a minute, after the response).
  */
-export const requireToken: MiddlewareHandler<AppEnv> = async (c, next) => {
+const keyFor = async (c: Context<AppEnv>, secret: string, now: number) => {
+	const hash = await keyHash(secret);
+	let entry = known.get(hash);
+	if (!entry || entry.readAt <= now - keyTrustMs) {
+		const key = await keyByHash(drizzle(c.env.DB), hash);
+		if (known.size >= keysRemembered) known.delete(known.keys().next().value as string);
+		entry = { key, readAt: now, usedAt: entry?.key === undefined ? 0 : entry.usedAt };
+		known.set(hash, entry);
+	}
+	const { key } = entry;
+	const works =
+		key !== undefined &&
+		(key.hash === hash || (key.previousUntil ?? 0) > now) &&
+		(key.expiresAt === null || Date.parse(key.expiresAt) > now);
+	if (!works) return undefined;
+	if (entry.usedAt <= now - keyUseMs) {
+		entry.usedAt = now;
+		c.executionCtx.waitUntil(
+			recordKeyUse(drizzle(c.env.DB), key.id, now, keyUseMs).catch((error) =>
+				log("warn", {
+					part: "d1",
+					requestId: c.var.requestId,
+					keyId: key.id,
+					error: String(error),
+				}),
+			),
+		);
+	}
+	return key;
+};
+
+/** The client `credential` authenticates: the root token, holding every scope, or a key that works. */
+const clientOf = async (c: Context<AppEnv>, credential: string): Promise<Client | undefined> => {
+	const root = await acceptedDigest(credential, c.env);
+	if (root) return { scopes, budget: `root:${new Uint8Array(root).toHex()}`, idempotency: "root" };
+	// A key with a wrong checksum is refused here, before any database read.
+	if (!isKeySecret(credential)) return undefined;
+	const key = await keyFor(c, credential, c.var.now());
+	return (
+		key && { key: key.id, scopes: key.scopes, budget: `key:${key.id}`, idempotency: String(key.id) }
+	);
+};
+
+/**
+ * Requires `Authorization: Bearer <credential>` (RFC 6750): an API key, or one of the comma-separated root tokens
+ * of the `API_TOKEN` secret; names the client for its budget, idempotency scope and webhooks. A request that
+ * fails is counted on its address's own budget, so that it never spends a client's. With no root token and no
+ * key, every such request is refused: the API fails closed.
+ */
+export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
 	const bearer = /^Bearer(?: +(.*))?$/i.exec(c.req.header("authorization") ?? "");
-	// RFC 6750 §2.1: the token is a b64token.
+	// RFC 6750 §2.1: the credential is a b64token.
 	const presented = /^[\w.~+/-]+=*$/.exec(bearer?.[1] ?? "")?.[0];
-	const digest = presented && (await acceptedDigest(presented, c.env));
-	if (!digest) {
+	const client = presented && (await clientOf(c, presented));
+	if (!client) {
 		await limitFailedAuth(c);
 		throw unauthorized(bearer ? (presented ? "invalid_token" : "invalid_request") : undefined);
 	}
-	c.set("client", new Uint8Array(digest).toHex());
+	c.set("client", client);
 	await next();
 };
+
+/** Refuses an authenticated client without `scope`: 403, naming it (RFC 6750 §3.1 `insufficient_scope`). */
+export const requireScope =
+	(scope: Scope): MiddlewareHandler<AppEnv> =>
+	async (c, next) => {
+		if (!c.var.client?.scopes.includes(scope)) throw insufficientScope(scope);
+		await next();
+	};
+
+/** The 403 of a credential that lacks `scope`. */
+export const insufficientScope = (scope: Scope) =>
+	new ApiError("forbidden", `This credential lacks the scope ${scope}.`, undefined, {
+		"WWW-Authenticate": `Bearer realm="petstore", error="insufficient_scope", scope="${scope}"`,
+	});

@@ -1,5 +1,6 @@
 import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import type { RouteConfig, z } from "@hono/zod-openapi";
+import type { Scope } from "../models/scopes";
 
 /**
  * Stands for the origin that serves the document, which `/doc` puts in its place ({@link servedFrom}): its
@@ -18,7 +19,7 @@ export const servedFrom = (document: string) => {
 
 /** A route as a sample shows it, with its flags: the token it needs, the `Idempotency-Key` header it takes. */
 type Sampled = Pick<RouteConfig, "method" | "path" | "request"> & {
-	auth?: "bearer";
+	scope?: Scope;
 	idempotent?: true;
 };
 
@@ -45,7 +46,7 @@ const curl = (route: Sampled) => {
 	const body = bodyExample(route);
 	return [
 		`curl -X ${route.method.toUpperCase()} '${origin}${path}'`,
-		...(route.auth ? [`-H "Authorization: Bearer $${tokenVariable}"`] : []),
+		...(route.scope ? [`-H "Authorization: Bearer $${tokenVariable}"`] : []),
 		...(body === undefined
 			? []
 			: ["-H 'Content-Type: application/json'", `-d '${JSON.stringify(body)}'`]),
@@ -76,7 +77,7 @@ const honoClient = (route: Sampled) => {
 		'import { hc } from "hono/client";',
 		'import type { AppType } from "petstore-api/client";',
 		"",
-		`const api = hc<AppType>("${origin}"${route.auth ? `, {\n\theaders: { Authorization: \`Bearer \${process.env.${tokenVariable}}\` },\n}` : ""});`,
+		`const api = hc<AppType>("${origin}"${route.scope ? `, {\n\theaders: { Authorization: \`Bearer \${process.env.${tokenVariable}}\` },\n}` : ""});`,
 		`const response = await api${call}.$${route.method}(${args.length > 0 ? `{ ${args.join(", ")} }` : ""});`,
 	].join("\n");
 };

@@ -51,7 +51,9 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
 	if (key !== undefined && body !== undefined) {
 		const text = `${c.req.method} ${c.req.path}\n${canonicalJson(body)}`;
 		const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-		c.set("idempotencyKey", { key, requestHash: new Uint8Array(digest).toHex() });
+		// Scoped per client: the same key from two clients is two requests.
+		const scoped = `${c.var.client?.idempotency ?? "anonymous"}:${key}`;
+		c.set("idempotencyKey", { key: scoped, requestHash: new Uint8Array(digest).toHex() });
 	}
 	await next();
 };

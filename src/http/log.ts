@@ -5,6 +5,8 @@ type LogFields = {
 	part?: string;
 	requestId?: string;
 	webhookId?: number;
+	/** An API key, by its id: never its secret. */
+	keyId?: number;
 	message?: string;
 	error?: string;
 	recovered?: number;

@@ -31,9 +31,9 @@ const spend = async (c: Context<AppEnv>, limiter: RateLimit, key: string) => {
 	}
 };
 
-/** Limits writes per client: the digest of its token, after authentication. */
+/** Limits writes per client (its key, or the root token), after authentication. */
 export const limitWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
-	await spend(c, c.env.WRITE_LIMITER, c.var.client ?? addressOf(c));
+	await spend(c, c.env.WRITE_LIMITER, c.var.client?.budget ?? addressOf(c));
 	await next();
 };
 

@@ -2,7 +2,8 @@ import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import type { ErrorCode } from "../models/error-codes";
-import { requireToken } from "./auth";
+import type { Scope } from "../models/scopes";
+import { authenticate, requireScope } from "./auth";
 import { cacheControl, cacheControlHeader } from "./cache-control";
 import { codeSamples } from "./code-samples";
 import { notModified } from "./conditional";
@@ -33,16 +34,16 @@ export type Tag = {
 	parent: string;
 };
 
-/** Who may call an operation: reads are public unless they say otherwise; every write needs the bearer token. */
+/** Who may call an operation: reads are public unless they name a scope; every write needs a credential's scope. */
 type Access =
-	| { method: "get"; auth?: "bearer" }
+	| { method: "get"; scope?: Scope }
 	| {
 			method: "post";
-			auth: "bearer";
+			scope: Scope;
 			/** Takes an `Idempotency-Key` and replays the first response to a repeat. */
 			idempotent?: true;
 	  }
-	| { method: "put" | "patch" | "delete"; auth: "bearer" };
+	| { method: "put" | "patch" | "delete"; scope: Scope };
 
 type ApiRouteConfig = Omit<RouteConfig, "method" | "middleware" | "security" | "tags"> &
 	Access & {
@@ -65,7 +66,7 @@ type ApiRouteConfig = Omit<RouteConfig, "method" | "middleware" | "security" | "
 
 /** What a route declares beside its OpenAPI fields, readable on the registered route through {@link flagsOf}. */
 export type RouteFlags = Pick<ApiRouteConfig, "conditional" | "errors" | "lifecycle" | "tag"> & {
-	auth?: "bearer";
+	scope?: Scope;
 	idempotent?: true;
 };
 
@@ -79,7 +80,7 @@ export const flagsOf = (route: RouteConfig): RouteFlags | undefined =>
 /** The route as `OpenAPIHono.openapi` reads it; errors are thrown, so only declared successes type handlers. */
 type ApiRoute<R extends ApiRouteConfig> = Omit<
 	R,
-	"auth" | "conditional" | "errors" | "idempotent" | "lifecycle" | "tag"
+	"scope" | "conditional" | "errors" | "idempotent" | "lifecycle" | "tag"
 > &
 	// A typed client (hono/client) sends the header an idempotent route takes.
 	(R extends { idempotent: true }
@@ -98,7 +99,7 @@ type ApiRoute<R extends ApiRouteConfig> = Omit<
 const documentationOf = ({ tag, method, path }: ApiRouteConfig) =>
 	encodeURI(`/reference#tag/${tag.name.toLowerCase()}/${method.toUpperCase()}${path}`);
 
-/** The security requirement of every write: the bearer scheme of src/openapi.ts. */
+/** The security requirement of an operation that needs a credential: the bearer scheme of src/openapi.ts. */
 const bearer = [{ bearerAuth: [] }];
 
 const etagHeader = {
@@ -121,8 +122,8 @@ const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
 });
 
 /**
- * `createRoute` with the API's cross-cutting metadata derived in one place. `auth: "bearer"` adds the token
- * check and its security requirement; writes (every method but GET) are rate-limited per token, reads per
+ * `createRoute` with the API's cross-cutting metadata derived in one place. A `scope` adds the credential check,
+ * its security requirement and its scope; writes (every method but GET) are rate-limited per client, reads per
  * address; authenticated reads and writes are never stored by a cache, public reads are revalidated; `conditional` routes get
  * their ETag, `If-None-Match` on reads and `If-Match` on writes; deprecated
  * routes their headers and the note on their sunset; every route its D1 session, the error responses it can
@@ -130,7 +131,7 @@ const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
  */
 export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> => {
 	const {
-		auth,
+		scope,
 		conditional,
 		errors = [],
 		idempotent,
@@ -138,11 +139,11 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 		tag,
 		...config
 	} = route as R & { idempotent?: true };
-	const routeFlags: RouteFlags = { auth, conditional, errors, idempotent, lifecycle, tag };
+	const routeFlags: RouteFlags = { scope, conditional, errors, idempotent, lifecycle, tag };
 	// Every operation reaches D1, so any can meet a platform failure: a 503, never a 500.
 	const implied: ErrorCode[] = ["validation_error", "internal_error", "unavailable"];
 	const write = isWrite(config.method);
-	const cachePolicy = auth || write ? "no-store" : "no-cache";
+	const cachePolicy = scope || write ? "no-store" : "no-cache";
 	// First, so that every answer carries it, errors included.
 	const middleware: MiddlewareHandler<AppEnv>[] = [cacheControl(cachePolicy)];
 	if (lifecycle?.deprecated) {
@@ -154,13 +155,15 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 		// Every request body is size-limited and held to the JSON rules (src/app.ts).
 		implied.push("payload_too_large", "malformed_json", "unsupported_media_type");
 	}
-	// Authentication first: the write budget is the token's, and a request that fails it spends its own.
-	if (auth) {
-		implied.push("unauthorized");
-		middleware.push(requireToken);
+	// Authentication first: the write budget is the client's, and a request that fails it spends its own.
+	if (scope) {
+		implied.push("unauthorized", "forbidden");
+		middleware.push(authenticate);
 	}
 	implied.push("rate_limited");
 	middleware.push(write ? limitWrites : limitReads);
+	// A credential without the scope is counted on its own budget too.
+	if (scope) middleware.push(requireScope(scope));
 	// An operation that takes no body refuses one: after the token and the budget, so the request is counted.
 	if (write && !config.request?.body) middleware.push(noBody);
 	// Outside the ETag check, so that its bookmark is on every answer that reached D1, 304 included.
@@ -217,14 +220,19 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 	);
 	return createRoute({
 		...config,
-		description: lifecycle?.deprecated
-			? `${config.description} ${deprecationNote(lifecycle.deprecated)}`
-			: config.description,
+		description: [
+			config.description,
+			lifecycle?.deprecated && deprecationNote(lifecycle.deprecated),
+			scope && `Needs the scope \`${scope}\`.`,
+		]
+			.filter(Boolean)
+			.join(" "),
 		tags: [tag.name],
 		...lifecycleMarkers(lifecycle),
 		"x-codeSamples": codeSamples(route),
 		// Reads state that they need no credentials: an empty requirement, not an absent one.
-		security: auth ? bearer : [],
+		security: scope ? bearer : [],
+		...(scope && { "x-scopes": [scope] as Scope[] }),
 		middleware,
 		request,
 		responses,

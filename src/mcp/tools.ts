@@ -141,7 +141,7 @@ const toolOf = (
 	inline: (schema: Schema, output?: boolean) => Schema,
 ): ApiTool => {
 	const method = route.method.toUpperCase();
-	const { lifecycle, errors = [], auth } = flagsOf(route) ?? {};
+	const { lifecycle, errors = [], scope } = flagsOf(route) ?? {};
 	const { deprecated, stability } = lifecycle ?? {};
 	const { requestBody: body, responses } = operation;
 	const schema = jsonOf(body);
@@ -152,7 +152,7 @@ const toolOf = (
 	];
 	const success = jsonOf(responses[200] ?? responses[201]);
 	// Its own refusals, beside those any tool may meet (the server's instructions name them).
-	const refusals = [...(auth ? ["unauthorized"] : []), ...errors];
+	const refusals = [...(scope ? ["unauthorized", "forbidden"] : []), ...errors];
 	const name = operation.operationId ?? `${method}_${route.path}`;
 	const title = operation.summary ?? name;
 	const lifecycleNotes = [
@@ -221,7 +221,10 @@ export const toolsOf = (app: OpenAPIHono<AppEnv>) => {
 		plain(schema, components.schemas as Record<string, Schema>, output);
 	return new Map(
 		app.openAPIRegistry.definitions.flatMap((definition) => {
-			if (definition.type !== "route") return [];
+			// Key operations are no tools: a key's secret would pass through a model's context.
+			if (definition.type !== "route" || flagsOf(definition.route)?.scope === "keys:manage") {
+				return [];
+			}
 			const { route } = definition;
 			const item = paths[route.path] as Record<string, Operation>;
 			const tool = toolOf(route, item[route.method], inline);

@@ -9,6 +9,7 @@ export const errorCodes = {
 	validation_error: [400, "The request is invalid."],
 	malformed_json: [400, "The request body is not valid JSON."],
 	unauthorized: [401, "This operation needs a valid `Authorization: Bearer <token>` header."],
+	forbidden: [403, "This credential lacks the scope this operation needs."],
 	not_found: [404, "Nothing exists at this path."],
 	method_not_allowed: [405, "Allowed methods: GET, PUT, PATCH, DELETE."],
 	category_exists: [409, 'A category named "Dog" already exists.'],

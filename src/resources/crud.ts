@@ -13,6 +13,7 @@ import { writeContext } from "../http/write-context";
 import type { ErrorCode } from "../models/error-codes";
 import type { EventType } from "../models/event-types";
 import { byId, idParam } from "../models/id";
+import type { Scope } from "../models/scopes";
 
 /** A noun whose `.created`, `.updated` and `.deleted` events src/models/event-types.ts declares. */
 type EventNoun = {
@@ -36,6 +37,8 @@ type Crud<
 	resource: R;
 	/** The document's tag of its operations. */
 	tag: Tag;
+	/** The scope its writes need. */
+	scope: Scope;
 	/** What one and several are called, in operation ids, messages and event types: `category`, `categories`. */
 	noun: [Noun, Nouns];
 	/** What it is answered and written as: one created or replaced, a patch, one, and a page. */
@@ -72,6 +75,7 @@ export const crud = <
 >({
 	resource,
 	tag,
+	scope,
 	noun: [one, many],
 	models: { New, Patch, One, Many },
 	removal,
@@ -106,7 +110,7 @@ export const crud = <
 		create: apiRoute({
 			method: "post",
 			path,
-			auth: "bearer",
+			scope,
 			operationId: `create${Noun}`,
 			idempotent: true,
 			tag,
@@ -134,7 +138,7 @@ export const crud = <
 			method: "put",
 			path: itemPath,
 			conditional: true,
-			auth: "bearer",
+			scope,
 			operationId: `replace${Noun}`,
 			tag,
 			summary: `Replace a ${one}`,
@@ -147,7 +151,7 @@ export const crud = <
 			method: "patch",
 			path: itemPath,
 			conditional: true,
-			auth: "bearer",
+			scope,
 			operationId: `update${Noun}`,
 			tag,
 			summary: `Update a ${one}`,
@@ -160,7 +164,7 @@ export const crud = <
 			method: "delete",
 			path: itemPath,
 			conditional: true,
-			auth: "bearer",
+			scope,
 			operationId: `delete${Noun}`,
 			tag,
 			summary: `Delete a ${one}`,

@@ -15,6 +15,7 @@ export const categoriesRouter = crud({
 		icon: "tags",
 		parent: "Pets",
 	},
+	scope: "pets:write",
 	noun: ["category", "categories"],
 	models: { New: NewCategory, Patch: CategoryPatch, One: Category, Many: Categories },
 	removal: {

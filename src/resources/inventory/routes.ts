@@ -48,7 +48,7 @@ export const setInventory = apiRoute({
 	method: "put",
 	path: inventoryItem.itemPath,
 	conditional: true,
-	auth: "bearer",
+	scope: "inventory:write",
 	operationId: "setInventory",
 	tag,
 	summary: "Set a pet's stock",

@@ -1,0 +1,35 @@
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import type { Db } from "./client";
+import { apiKeys } from "./schema";
+
+/** A key as the bearer check reads it: by the digest of its secret, or of its previous one while that works. */
+export const keyByHash = (db: Db, hash: string) =>
+	db
+		.select({
+			id: apiKeys.id,
+			scopes: apiKeys.scopes,
+			hash: apiKeys.hash,
+			previousUntil: apiKeys.previousUntil,
+			expiresAt: apiKeys.expiresAt,
+		})
+		.from(apiKeys)
+		.where(or(eq(apiKeys.hash, hash), eq(apiKeys.previousHash, hash)))
+		.get();
+
+export type KeyRecord = NonNullable<Awaited<ReturnType<typeof keyByHash>>>;
+
+/** Sets the key's `lastUsedAt` to `now`, unless it is less than `minimumMs` old. */
+export const recordKeyUse = (db: Db, id: number, now: number, minimumMs: number) =>
+	db
+		.update(apiKeys)
+		.set({ lastUsedAt: new Date(now).toISOString() })
+		.where(
+			and(
+				eq(apiKeys.id, id),
+				or(
+					isNull(apiKeys.lastUsedAt),
+					lt(apiKeys.lastUsedAt, new Date(now - minimumMs).toISOString()),
+				),
+			),
+		)
+		.run();
