@@ -19,6 +19,7 @@ import { reference } from "./reference";
 import { categoriesRouter } from "./resources/categories";
 import { eventsRouter } from "./resources/events";
 import { inventoryRouter } from "./resources/inventory";
+import { keysRouter } from "./resources/keys";
 import { ordersRouter } from "./resources/orders";
 import { petsRouter } from "./resources/pets";
 import { webhooksRouter } from "./resources/webhooks";
@@ -59,6 +60,7 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 		.route("/", inventoryRouter)
 		.route("/", eventsRouter)
 		.route("/", webhooksRouter)
+		.route("/", keysRouter)
 		.route("/", health)
 		.route("/", reference);
 	// Built and serialised on the first request rather than at start-up, then kept for the isolate's lifetime;

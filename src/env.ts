@@ -1,7 +1,7 @@
 import type { RequestIdVariables } from "hono/request-id";
 import type { Db } from "./db/client";
 import type { IdempotencyKey } from "./db/idempotency";
-import type { Client } from "./http/auth";
+import type { Client } from "./models/scopes";
 
 /** The Hono environment every router and middleware of the app shares. */
 export type AppEnv = {

@@ -19,6 +19,7 @@ const groups = [
 		description: "Following every change: a feed to read, webhooks to receive.",
 		icon: "plug",
 	},
+	{ name: "Access", title: "Access", description: "Each client its own key.", icon: "key" },
 	{ name: "Service", title: "Service", description: "The service itself.", icon: "server" },
 ];
 

@@ -109,13 +109,15 @@ const call = async (
 	headers: Record<string, string> = { authorization: `Bearer ${token}` },
 ) => rpc(await post(message("tools/call", { name, arguments: args }), headers));
 
+/** The operations of /doc that are tools: all but the key operations, whose secrets stay out of a model's context. */
 const operations = async () =>
-	Object.values((await servedDocument()).paths).flatMap((item) =>
-		Object.values(item as Record<string, DocumentOperation>),
-	);
+	Object.values((await servedDocument()).paths)
+		.flatMap((item) => Object.values(item as Record<string, DocumentOperation>))
+		.filter((operation) => !operation["x-scopes"]?.includes("keys:manage"));
 
 type DocumentOperation = {
 	operationId: string;
+	"x-scopes"?: string[];
 	parameters?: { name: string; in: string; description?: string }[];
 	responses: Record<string, { description: string }>;
 };
@@ -171,7 +173,7 @@ const constraining = new Set([
 ]);
 
 describe("the tools are the operations of /doc", () => {
-	it("lists one tool per operation, named by its operationId, and no other", async () => {
+	it("lists one tool per operation but the key operations, named by its operationId, and no other", async () => {
 		const { tools } = await (await connect({})).listTools();
 		expect(tools.map((tool) => tool.name).sort()).toEqual(
 			(await operations()).map(({ operationId }) => operationId).sort(),

@@ -129,19 +129,32 @@ describe("bearer authentication on writes", () => {
 		}
 	});
 
-	it("declares the bearer scheme on exactly the write operations", async () => {
+	it("declares the bearer scheme and the scope on exactly the operations that need a credential", async () => {
 		const doc = await servedDocument();
 		expect(doc.components.securitySchemes.bearerAuth).toMatchObject({
 			type: "http",
 			scheme: "bearer",
 		});
+		const scopeOf = (path: string) =>
+			path.startsWith("/keys")
+				? "keys:manage"
+				: path.startsWith("/webhooks")
+					? "webhooks:manage"
+					: path.startsWith("/store/orders")
+						? "orders:write"
+						: path.startsWith("/store/inventory")
+							? "inventory:write"
+							: "pets:write";
 		for (const [path, methods] of Object.entries(doc.paths)) {
 			for (const [method, operation] of Object.entries(methods)) {
-				// Writes, and every webhook operation (their secrets sign deliveries), need the token.
-				const guarded = method !== "get" || path.startsWith("/webhooks");
+				// Writes, and every webhook and key operation (secrets, and what one client owns), need a credential.
+				const guarded = method !== "get" || /^\/(webhooks|keys)/.test(path);
 				expect(operation.security, `${method} ${path}`).toEqual(
 					guarded ? [{ bearerAuth: [] }] : [],
 				);
+				const scope = guarded ? scopeOf(path) : undefined;
+				expect(operation["x-scopes"], `${method} ${path}`).toEqual(scope && [scope]);
+				if (scope) expect(operation.description).toContain(`Needs the scope \`${scope}\`.`);
 			}
 		}
 	});

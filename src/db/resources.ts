@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
 import { Category } from "../models/category";
 import { InventoryItem } from "../models/inventory";
+import { ApiKey } from "../models/key";
 import { Order } from "../models/order";
 import { Pet } from "../models/pet";
 import { Webhook } from "../models/webhook";
 import { defineResource } from "./resource";
-import { categories, inventory, orders, pets, webhooks } from "./schema";
+import { apiKeys, categories, inventory, orders, pets, webhooks } from "./schema";
 
 // Each resource of the API, declared once: its model's fields are its table's columns of the same names, which
 // its reads answer, its events carry and its replays repeat; a folded name is written beside its name by every
@@ -65,4 +66,15 @@ export const webhook = defineResource({
 	elsewhere: ["failures", "lastStatus", "lastAttemptAt"],
 	key: webhooks.id,
 	versions: [webhooks.version],
+});
+
+/** An API key, without its secret (only its digest is stored, which no answer shows). */
+export const apiKey = defineResource({
+	name: "Key",
+	path: "/keys",
+	param: "keyId",
+	table: apiKeys,
+	model: ApiKey,
+	key: apiKeys.id,
+	versions: [apiKeys.version],
 });

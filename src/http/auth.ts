@@ -4,7 +4,7 @@ import { type KeyRecord, keyByHash, recordKeyUse } from "../db/api-keys";
 import type { AppEnv } from "../env";
 import { ApiError } from "../models/error";
 import { isKeySecret, keyHash } from "../models/key-secret";
-import { type Scope, scopes } from "../models/scopes";
+import { type Client, type Scope, scopes } from "../models/scopes";
 import { log } from "./log";
 import { limitFailedAuth } from "./rate-limit";
 
@@ -74,16 +74,6 @@ const unauthorized = (error?: "invalid_request" | "invalid_token") =>
 		"WWW-Authenticate": `Bearer realm="petstore"${error ? `, error="${error}"` : ""}`,
 	});
 
-/** Who a request is: a key (its id), or the root token; what it may do, and what it is counted and scoped as. */
-export type Client = {
-	key?: number;
-	scopes: readonly Scope[];
-	/** Its write budget's name: the key's id, or the root token's digest. */
-	budget: string;
-	/** Its `Idempotency-Key`s' scope: the key's id (a roll keeps it), or `root`. */
-	idempotency: string;
-};
-
 /** How long an isolate trusts a key it read: a revocation or expiry takes effect everywhere within this. */
 const keyTrustMs = 10_000;
 /** A key's `lastUsedAt` is written at most this often. */
@@ -138,12 +128,25 @@ const keyFor = async (c: Context<AppEnv>, secret: string, now: number) => {
 /** The client `credential` authenticates: the root token, holding every scope, or a key that works. */
 const clientOf = async (c: Context<AppEnv>, credential: string): Promise<Client | undefined> => {
 	const root = await acceptedDigest(credential, c.env);
-	if (root) return { scopes, budget: `root:${new Uint8Array(root).toHex()}`, idempotency: "root" };
+	if (root) {
+		return {
+			scopes,
+			budget: `root:${new Uint8Array(root).toHex()}`,
+			idempotency: "root",
+			expiresAt: null,
+		};
+	}
 	// A key with a wrong checksum is refused here, before any database read.
 	if (!isKeySecret(credential)) return undefined;
 	const key = await keyFor(c, credential, c.var.now());
 	return (
-		key && { key: key.id, scopes: key.scopes, budget: `key:${key.id}`, idempotency: String(key.id) }
+		key && {
+			key: key.id,
+			scopes: key.scopes,
+			budget: `key:${key.id}`,
+			idempotency: String(key.id),
+			expiresAt: key.expiresAt,
+		}
 	);
 };
 

@@ -53,7 +53,6 @@ const example = {
 	scopes: ["orders:write"],
 	start: "pst_7Hq2",
 	createdAt: "2026-12-24T09:00:00.000Z",
-	expiresAt: null,
 	lastUsedAt: "2026-12-24T10:31:00.000Z",
 };
 
@@ -63,13 +62,17 @@ const fields = {
 	scopes: z.array(ScopeName),
 	start: z.string().openapi({ description: "`pst_` and the first 4 characters after it." }),
 	createdAt: z.string().openapi({ format: "date-time" }),
-	expiresAt: z.string().nullable().openapi({ format: "date-time" }),
+	expiresAt: z
+		.string()
+		.optional()
+		.openapi({ format: "date-time", description: "When it stops working; absent: never." }),
 	lastUsedAt: z
 		.string()
-		.nullable()
+		.optional()
 		.openapi({
 			format: "date-time",
-			description: "When it last authorised a request, to the minute; null before its first.",
+			description:
+				"When it last authorised a request (kept at most once a minute); absent before its first.",
 		}),
 };
 
@@ -90,7 +93,11 @@ export const ApiKeyWithSecret = z
 			}),
 	})
 	.openapi("ApiKeyWithSecret", {
-		example: { ...example, lastUsedAt: null, secret: "pst_7Hq2TbXo1LmZ8vQe4RkW9sYc3NdA6uJf0gP2h5" },
+		example: {
+			...example,
+			lastUsedAt: undefined,
+			secret: "pst_7Hq2TbXo1LmZ8vQe4RkW9sYc3NdA6uJf3IDzO0",
+		},
 	});
 
 export type NewKey = z.infer<typeof NewKey>;

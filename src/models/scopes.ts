@@ -18,3 +18,15 @@ export const ScopeName = z.enum(scopes).openapi("Scope", {
 		.map(([scope, what]) => `\`${scope}\`: ${what}`)
 		.join(" "),
 });
+
+/** Who a request is: a key (its id), or the root token; what it may do, and what it is counted and scoped as. */
+export type Client = {
+	key?: number;
+	scopes: readonly Scope[];
+	/** Its write budget's name: the key's id, or the root token's digest. */
+	budget: string;
+	/** Its `Idempotency-Key`s' scope: the key's id (a roll keeps it), or `root`. */
+	idempotency: string;
+	/** When a key stops working; null: never (the root token neither). */
+	expiresAt: string | null;
+};

@@ -1,0 +1,114 @@
+import { type SQL, sql } from "drizzle-orm";
+import { apiKey } from "../../db/resources";
+import { apiKeys } from "../../db/schema";
+import { changeOne, createOne, type Refusal, removeOne, type WriteContext } from "../../db/write";
+import { forgetKey, insufficientScope } from "../../http/auth";
+import { ApiError } from "../../models/error";
+import type { KeyPatch, NewKey } from "../../models/key";
+import { keyHash, newKeySecret, startOf } from "../../models/key-secret";
+import { type Client, type Scope, scopes } from "../../models/scopes";
+
+/**
+ * Refuses to make a key with scopes `client` lacks, or that outlives it: no key makes or widens a key beyond its
+ * own; and an expiry that has passed.
+ */
+const withinClient = (
+	client: Client,
+	now: number,
+	given: { scopes?: Scope[]; expiresAt?: string | null },
+) => {
+	const missing = given.scopes?.find((scope) => !client.scopes.includes(scope));
+	if (missing) throw insufficientScope(missing);
+	if (given.expiresAt && Date.parse(given.expiresAt) <= now) {
+		throw new ApiError("validation_error", "A key's expiry must be a time to come.", [
+			{ path: "body.expiresAt", message: "must be in the future" },
+		]);
+	}
+	const outlives =
+		client.expiresAt &&
+		given.expiresAt !== undefined &&
+		(given.expiresAt === null || Date.parse(given.expiresAt) > Date.parse(client.expiresAt));
+	if (outlives) {
+		throw new ApiError(
+			"forbidden",
+			`This credential expires at ${client.expiresAt}: a key it makes or changes cannot outlive it.`,
+		);
+	}
+};
+
+/** A key holding a scope `client` lacks is refused, naming the scope: no credential takes over a wider key. */
+const widerThan = (client: Client): Refusal[] =>
+	scopes
+		.filter((scope) => !client.scopes.includes(scope))
+		.map(
+			(scope): Refusal => [
+				sql`exists (select 1 from json_each(${apiKeys.scopes}) where value = ${scope})`,
+				() => insufficientScope(scope),
+			],
+		);
+
+/** An expiry as the API answers every time: ISO 8601 in UTC. */
+const utc = (time: string | null | undefined) => (time ? new Date(time).toISOString() : time);
+
+/** A new secret, and what is stored of it. */
+const newSecret = async () => {
+	const secret = newKeySecret();
+	return { secret, stored: { hash: await keyHash(secret), start: startOf(secret) } };
+};
+
+/** Makes a key: answered with its secret, shown this once. */
+export const createKey = async (ctx: WriteContext, client: Client, body: NewKey) => {
+	withinClient(client, ctx.now, { ...body, expiresAt: body.expiresAt ?? null });
+	const { secret, stored } = await newSecret();
+	const created = await createOne(ctx, apiKey, {
+		steps: ({ insert }) => [
+			insert({
+				...body,
+				...stored,
+				expiresAt: utc(body.expiresAt) ?? null,
+				createdAt: new Date(ctx.now).toISOString(),
+			}),
+		],
+	});
+	return { ...created, secret };
+};
+
+/** Changes a key's name, scopes or expiry; it applies in this isolate at once, elsewhere within 10 seconds. */
+export const updateKey = async (ctx: WriteContext, client: Client, id: number, patch: KeyPatch) => {
+	withinClient(client, ctx.now, patch);
+	const set = patch.expiresAt === undefined ? patch : { ...patch, expiresAt: utc(patch.expiresAt) };
+	const updated = await changeOne(ctx, apiKey, id, {
+		refuse: widerThan(client),
+		steps: ({ update }) => [update(set)],
+	});
+	forgetKey(id);
+	return updated;
+};
+
+/** Gives a key a new secret; the previous one works for `previousValidFor` seconds more. */
+export const rollKey = async (
+	ctx: WriteContext,
+	client: Client,
+	id: number,
+	previousValidFor: number,
+) => {
+	const { secret, stored } = await newSecret();
+	const rolled = await changeOne(ctx, apiKey, id, {
+		refuse: widerThan(client),
+		steps: ({ update }) => [
+			update({
+				...stored,
+				previousHash: sql`${apiKeys.hash}` as SQL<string>,
+				previousUntil: ctx.now + previousValidFor * 1000,
+			}),
+		],
+	});
+	forgetKey(id);
+	return { ...rolled, secret };
+};
+
+/** Revokes a key: it stops working here at once, elsewhere within 10 seconds. */
+export const revokeKey = async (ctx: WriteContext, id: number) => {
+	await removeOne(ctx, apiKey, id, { steps: ({ remove }) => [remove()] });
+	forgetKey(id);
+};

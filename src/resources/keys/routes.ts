@@ -1,0 +1,101 @@
+import { z } from "@hono/zod-openapi";
+import { apiKey } from "../../db/resources";
+import { linkHeader, pageQuery } from "../../http/pagination";
+import { createdContent, jsonBody, jsonContent } from "../../http/responses";
+import { apiRoute, type Tag } from "../../http/route";
+import { idParam } from "../../models/id";
+import { ApiKey, ApiKeys, ApiKeyWithSecret, KeyPatch, KeyRoll, NewKey } from "../../models/key";
+
+const tag: Tag = {
+	name: "Keys",
+	title: "API keys",
+	description:
+		"Each client's own credential: its scopes, its write budget, its `Idempotency-Key`s and its webhooks. A key's secret is shown once, when it is made or rolled; revoking or expiring it takes effect everywhere within 10 seconds.",
+	icon: "key",
+	parent: "Access",
+};
+const scope = "keys:manage";
+const params = z.object({ keyId: idParam("keyId") });
+/** No key makes or widens a key beyond its own scopes or its own expiry. */
+const widening = "Only scopes the credential holds, and no later expiry than its own.";
+
+export const listKeys = apiRoute({
+	method: "get",
+	path: apiKey.path,
+	scope,
+	operationId: "listKeys",
+	tag,
+	summary: "List API keys",
+	description: "Every key, in id order, without its secret.",
+	request: { query: z.object(pageQuery) },
+	responses: { 200: { ...jsonContent(ApiKeys, "A page of keys."), headers: linkHeader } },
+});
+
+export const createKey = apiRoute({
+	method: "post",
+	path: apiKey.path,
+	scope,
+	operationId: "createKey",
+	tag,
+	summary: "Make an API key",
+	description: `Answers the key with its secret, shown this once. ${widening}`,
+	request: { body: jsonBody(NewKey, "The key to make.") },
+	responses: { 201: createdContent(ApiKeyWithSecret, "The new key, with its secret.") },
+});
+
+export const getKey = apiRoute({
+	method: "get",
+	path: apiKey.itemPath,
+	conditional: true,
+	scope,
+	operationId: "getKey",
+	tag,
+	summary: "Find an API key by id",
+	description: "One key, without its secret.",
+	request: { params },
+	errors: ["not_found"],
+	responses: { 200: jsonContent(ApiKey, "The key.") },
+});
+
+export const updateKey = apiRoute({
+	method: "patch",
+	path: apiKey.itemPath,
+	conditional: true,
+	scope,
+	operationId: "updateKey",
+	tag,
+	summary: "Change an API key",
+	description: `Changes its name, scopes or expiry (null: never). ${widening} A key holding scopes the credential lacks is refused.`,
+	request: { params, body: jsonBody(KeyPatch, "The fields to change; at least one.") },
+	errors: ["not_found"],
+	responses: { 200: jsonContent(ApiKey, "The changed key.") },
+});
+
+export const revokeKey = apiRoute({
+	method: "delete",
+	path: apiKey.itemPath,
+	conditional: true,
+	scope,
+	operationId: "revokeKey",
+	tag,
+	summary: "Revoke an API key",
+	description:
+		"The key stops working everywhere within 10 seconds, with every grant it made to an agent; its webhooks are disabled at once (each records `webhook.disabled`).",
+	request: { params },
+	errors: ["not_found"],
+	responses: { 204: { description: "Revoked." } },
+});
+
+export const rollKey = apiRoute({
+	method: "post",
+	path: `${apiKey.itemPath}/roll`,
+	scope,
+	operationId: "rollKey",
+	tag,
+	summary: "Roll an API key",
+	description:
+		"Answers a new secret, shown this once; the previous one keeps working for `previousValidFor` seconds. The key keeps its id, scopes, expiry, budget, `Idempotency-Key`s and webhooks. A key holding scopes the credential lacks is refused.",
+	request: { params, body: jsonBody(KeyRoll, "How long the previous secret keeps working.") },
+	errors: ["not_found"],
+	responses: { 200: jsonContent(ApiKeyWithSecret, "The key, with its new secret.") },
+});
