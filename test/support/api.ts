@@ -1,4 +1,4 @@
-import { createExecutionContext } from "cloudflare:test";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { createApp } from "../../src/app";
@@ -27,19 +27,26 @@ export const testNow = Date.parse("2027-01-01T00:00:00Z");
 export const testApp = ({
 	now = testNow,
 	bindings = {},
+	credential = token,
 }: {
 	now?: number;
 	bindings?: Partial<Env>;
+	/** What `api` and `send` authorise with: an API key, or (unless told) the root token. */
+	credential?: string;
 } = {}) => {
 	const app = createApp({ now: () => now });
-	/** Sends a request as it is, to `origin` when `input` is a path. */
-	const request = async (input: string | Request, init?: RequestInit) =>
-		app.request(
+	/** Sends a request as it is, to `origin` when `input` is a path; answers once its background work is done. */
+	const request = async (input: string | Request, init?: RequestInit) => {
+		const ctx = createExecutionContext();
+		const response = await app.request(
 			typeof input === "string" && input.startsWith("/") ? `${origin}${input}` : input,
 			init,
 			{ ...env, ...bindings },
-			createExecutionContext(),
+			ctx,
 		);
+		await waitOnExecutionContext(ctx);
+		return response;
+	};
 	/** Sends a request with no credentials. */
 	const anonymous = async (path: string, init?: RequestInit) => {
 		const url = `${origin}${path}`;
@@ -49,7 +56,10 @@ export const testApp = ({
 	};
 	/** Sends a request as an authorised client. */
 	const api = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
-		anonymous(path, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
+		anonymous(path, {
+			...init,
+			headers: { authorization: `Bearer ${credential}`, ...init.headers },
+		});
 	/** Sends an authorised request with a JSON body. */
 	const send = (
 		method: string,
