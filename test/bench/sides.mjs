@@ -1,5 +1,6 @@
 // The Workers `npm run bench` runs under `wrangler dev`, each as a wrangler config written to a temporary
 // directory, on the API's compatibility date, with the requests it is measured by.
+import { createHash } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { unstable_readConfig } from "wrangler";
@@ -7,6 +8,8 @@ import { root } from "../support/wrangler-dev.mjs";
 
 /** Long enough for production, which the bench stands for. */
 export const token = "bench-token-0123456789abcdef0123456789";
+/** The API key the API's writes are measured with, as clients write: its checksum holds (src/models/key-secret.ts). */
+const key = "pst_BenchKey0123456789abcdefghijklmn197Z2M";
 const app = unstable_readConfig({ config: join(root, "wrangler.toml") });
 
 /** A config as JSON in `work`, on the API's compatibility date, every limiter raised, `changes` applied. */
@@ -48,15 +51,12 @@ const configOf = async (work, name, path, changes = {}) => {
 const json = (body, auth = true) => ({
 	method: "POST",
 	body,
-	headers: {
-		"content-type": "application/json",
-		...(auth && { authorization: `Bearer ${token}` }),
-	},
+	headers: { "content-type": "application/json", ...(auth && { authorization: `Bearer ${key}` }) },
 });
 
 /** The API's and the floor's seed, and the requests each scenario sends them. */
 const petstoreRequests = {
-	seed: "INSERT INTO categories (id, name, name_key) VALUES (1, 'Bench', 'bench'); INSERT INTO pets (id, name, name_key, category_id, status) VALUES (1, 'Bench', 'bench', 1, 'available'); INSERT INTO inventory (pet_id, quantity) VALUES (1, 1000000);",
+	seed: `INSERT INTO categories (id, name, name_key) VALUES (1, 'Bench', 'bench'); INSERT INTO pets (id, name, name_key, category_id, status) VALUES (1, 'Bench', 'bench', 1, 'available'); INSERT INTO inventory (pet_id, quantity) VALUES (1, 1000000); INSERT INTO api_keys (name, scopes, start, hash, created_at) VALUES ('Bench', '["pets:write","orders:write"]', '${key.slice(0, 8)}', '${createHash("sha256").update(key).digest("hex")}', '2026-11-27T00:00:00.000Z');`,
 	read: { path: "/pets/1" },
 	write: { path: "/pets", ...json({ name: "Load", categoryId: 1 }) },
 	order: { path: "/store/orders", ...json({ petId: 1, quantity: 1 }) },
