@@ -4,11 +4,34 @@ import { servedDocument, testApp } from "./support/api";
 import { requestOf } from "./support/curl";
 import { seedAsDev } from "./support/seed";
 
-/** The `$ curl …` lines of the README's examples, each with the output printed under it. */
-const examples = [...env.README.matchAll(/^\$ (curl .+)\n(.+)$/gm)].map(([, command, output]) => ({
-	command,
-	output,
-}));
+/**
+ * The README's example commands, in order: each `$ curl …` with the output printed under it, and each `$ NAME=…`,
+ * which names the secret of the answer before it (a key is shown once, and differs every time).
+ */
+const lines = env.README.split("\n");
+const examples = lines.flatMap((line, index) => {
+	const command = /^\$ (.+)$/.exec(line)?.[1];
+	if (!command) return [];
+	const assigned = /^(\w+)=/.exec(command)?.[1];
+	return [assigned ? { assigned } : { command, output: lines[index + 1] }];
+});
+
+/** Whether `actual` is what the README shows: `…` in a string stands for any text. */
+const shows = (expected: unknown, actual: unknown): boolean => {
+	if (typeof expected === "string" && expected.includes("…")) {
+		const pattern = expected.split("…").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+		return typeof actual === "string" && new RegExp(`^${pattern.join(".+")}$`).test(actual);
+	}
+	if (typeof expected !== "object" || expected === null) return Object.is(expected, actual);
+	if (typeof actual !== "object" || actual === null) return false;
+	const keys = Object.keys(expected);
+	return (
+		keys.length === Object.keys(actual).length &&
+		keys.every((key) =>
+			shows((expected as Record<string, unknown>)[key], (actual as Record<string, unknown>)[key]),
+		)
+	);
+};
 
 beforeAll(async () => {
 	await seedAsDev();
@@ -19,14 +42,26 @@ beforeAll(async () => {
 });
 
 describe("the README's curl examples", () => {
-	it("has three of them", () => {
-		expect(examples).toHaveLength(3);
+	it("has six of them", () => {
+		expect(examples.filter((example) => example.command)).toHaveLength(6);
 	});
 
-	it.each(examples)("$command answers what the README shows", async ({ command, output }) => {
-		const response = await testApp().request(requestOf(command));
-		expect(response.status).toBeLessThan(300);
-		expect(await response.json()).toEqual(JSON.parse(output));
+	it("answer in order what the README shows, with the status the answer says", async () => {
+		const variables: Record<string, string> = {};
+		let last: { secret?: string } = {};
+		for (const { command, output, assigned } of examples) {
+			if (assigned) {
+				variables[assigned] = last.secret ?? "";
+				continue;
+			}
+			const response = await testApp().request(requestOf(command ?? "", variables));
+			last = await response.json();
+			const shown = JSON.parse(output ?? "");
+			expect(response.status, command).toBe(
+				shown.code ? shown.status : response.ok ? response.status : 200,
+			);
+			expect(shows(shown, last), `${command}\n${JSON.stringify(last)}`).toBe(true);
+		}
 	});
 });
 
