@@ -4,14 +4,10 @@ import { limits } from "../models/limits";
 
 // Where a webhook may point, checked once, by the operations that store a URL.
 
-const maxWebhookUrlLength = limits.webhookUrl;
-const tooLong = `must be at most ${maxWebhookUrlLength} characters`;
+const tooLong = `must be at most ${limits.webhookUrl} characters`;
 
 /** The binding that decides where webhooks may point: "true" (local development) adds this machine. */
 type WebhookUrlEnv = Pick<Env, "WEBHOOKS_ALLOW_LOOPBACK">;
-
-/** A URL that may be stored, normalised; or why it may not: only a checked URL has an `href`. */
-type CheckedWebhookUrl = { href: string; problem?: never } | { problem: string; href?: never };
 
 export const loopback = "a loopback host";
 
@@ -34,7 +30,7 @@ const ipv4Ranges: [cidr: string, what: string][] = [
 	["240.0.0.0/4", "a reserved address"],
 ];
 
-/** IPv6 ranges that are not public, first match wins; IPv4-embedding forms are read by {@link embeddedIpv4}. */
+/** IPv6 ranges that are not public, first match wins; IPv4-embedding forms are read by {@link ipv6Refusal}. */
 const ipv6Ranges: [cidr: string, what: string][] = [
 	["::/128", "an unspecified address"],
 	["::1/128", loopback],
@@ -69,32 +65,20 @@ const ipv6Bits = (text: string) => {
 	return groups.reduce((n, group) => (n << 16n) | BigInt(`0x${group}`), 0n);
 };
 
-const inRange = (
-	address: bigint,
-	cidr: string,
-	width: bigint,
-	bitsOf: (text: string) => bigint,
-) => {
+/** Whether `address` lies in `cidr`, an IPv4 or an IPv6 range as the address is. */
+const inRange = (address: bigint, cidr: string) => {
 	const [network, prefix] = cidr.split("/");
-	const shift = width - BigInt(prefix);
-	return address >> shift === bitsOf(network) >> shift;
+	const ipv6 = network.includes(":");
+	const shift = (ipv6 ? 128n : 32n) - BigInt(prefix);
+	return address >> shift === (ipv6 ? ipv6Bits(network) : ipv4Bits(network)) >> shift;
 };
 
-const ipv4Refusal = (address: bigint) =>
-	ipv4Ranges.find(([cidr]) => inRange(address, cidr, 32n, ipv4Bits))?.[1];
-
-const embeddedIpv4 = (address: bigint) => {
-	for (const [cidr, shift] of ipv4Embeddings) {
-		if (inRange(address, cidr, 128n, ipv6Bits)) {
-			return (address >> shift) & 0xffff_ffffn;
-		}
-	}
-};
+const ipv4Refusal = (address: bigint) => ipv4Ranges.find(([cidr]) => inRange(address, cidr))?.[1];
 
 const ipv6Refusal = (address: bigint) => {
-	const ipv4 = embeddedIpv4(address);
-	if (ipv4 !== undefined) return ipv4Refusal(ipv4);
-	return ipv6Ranges.find(([cidr]) => inRange(address, cidr, 128n, ipv6Bits))?.[1];
+	const embedding = ipv4Embeddings.find(([cidr]) => inRange(address, cidr));
+	if (embedding) return ipv4Refusal((address >> embedding[1]) & 0xffff_ffffn);
+	return ipv6Ranges.find(([cidr]) => inRange(address, cidr))?.[1];
 };
 
 /** Names that are never public, whatever the suffix list says: home networks (RFC 8375). */
@@ -125,41 +109,28 @@ export const hostRefusal = (hostname: string) => {
 /** Control characters (C0, DEL, C1) and whitespace, anywhere: `new URL` would silently drop or encode them. */
 const unsafeCharacters = /[\s\p{Cc}]/u;
 
-/** Checks a webhook URL against the rules above where `env` runs, and normalises it. */
-const checkWebhookUrl = (text: string, env: WebhookUrlEnv): CheckedWebhookUrl => {
-	if (text.length > maxWebhookUrlLength) {
-		return { problem: tooLong };
-	}
-	if (unsafeCharacters.test(text)) {
-		return { problem: "must not contain control characters or whitespace" };
-	}
-	if (!URL.canParse(text)) return { problem: "is not an absolute URL" };
+/** Why a webhook URL may not be stored where `env` runs, if it may not. */
+const urlProblem = (text: string, env: WebhookUrlEnv) => {
+	if (text.length > limits.webhookUrl) return tooLong;
+	if (unsafeCharacters.test(text)) return "must not contain control characters or whitespace";
+	if (!URL.canParse(text)) return "is not an absolute URL";
 	const url = new URL(text);
-	if (url.protocol !== "https:" && url.protocol !== "http:") {
-		return { problem: "must be https" };
-	}
-	if (url.username !== "" || url.password !== "") {
-		return { problem: "must not carry credentials" };
-	}
-	if (url.href.length > maxWebhookUrlLength) {
-		return { problem: `${tooLong} once normalised` };
-	}
+	if (url.protocol !== "https:" && url.protocol !== "http:") return "must be https";
+	if (url.username !== "" || url.password !== "") return "must not carry credentials";
+	if (url.href.length > limits.webhookUrl) return `${tooLong} once normalised`;
 	const refusal = hostRefusal(url.hostname);
 	const local = env.WEBHOOKS_ALLOW_LOOPBACK === "true" && refusal === loopback;
-	if (url.protocol === "http:" && !local) return { problem: "must be https" };
-	if (refusal && !local) {
-		return { problem: `must name a public host, not ${refusal}` };
-	}
+	if (url.protocol === "http:" && !local) return "must be https";
+	if (refusal && !local) return `must name a public host, not ${refusal}`;
 	// Webhooks speak HTTPS on its port: another (22, 25, 6379…) would aim a delivery at another service.
-	if (url.port !== "" && !local) return { problem: "must use the port of https, 443" };
-	return { href: url.href };
+	if (url.port !== "" && !local) return "must use the port of https, 443";
 };
 
 /** The URL as stored, normalised; a `validation_error` on `body.url` where `env` may not deliver to it. */
 export const storableUrl = (url: string, env: WebhookUrlEnv) => {
-	const { href, problem } = checkWebhookUrl(url, env);
+	const problem = urlProblem(url, env);
 	if (problem !== undefined) {
 		throw new ApiError("validation_error", undefined, [{ path: "body.url", message: problem }]);
 	}
-	return href;
+	return new URL(url).href;
 };
