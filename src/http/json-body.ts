@@ -30,7 +30,8 @@ const isUtf8Json = (header: string) => {
 	);
 };
 
-const isPlainObject = (value: unknown): value is object =>
+/** A JSON object: not null, not an array. */
+export const isObject = (value: unknown): value is Record<string, unknown> =>
 	typeof value === "object" && value !== null && !Array.isArray(value);
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
@@ -83,7 +84,7 @@ export const noBody: MiddlewareHandler = async (c, next) => {
 		} catch {
 			throw new ApiError("malformed_json");
 		}
-		const details = isPlainObject(body)
+		const details = isObject(body)
 			? Object.keys(body).map((name) => ({ path: `body.${name}`, message: "Unknown field." }))
 			: [{ path: "body", message: "must be absent, or an empty object" }];
 		if (details.length > 0) {

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { exposeHeaders } from "../http/cors";
 import { errorBody } from "../http/errors";
+import { isObject } from "../http/json-body";
 import { invalidRequest } from "../http/validation";
 import { ApiError } from "../models/error";
 import type { ApiTool, Place } from "./tools";
@@ -35,10 +36,6 @@ const asText = (value: unknown): unknown =>
 		: ["string", "number", "boolean"].includes(typeof value)
 			? String(value)
 			: value;
-
-/** A JSON object: not null, not an array. */
-export const isObject = (value: unknown): value is Record<string, unknown> =>
-	typeof value === "object" && value !== null && !Array.isArray(value);
 
 const invalid = (path: string, message: string) =>
 	new ApiError("validation_error", undefined, [{ path, message }]);

@@ -25,19 +25,6 @@ const rpcError = (
 	id: unknown = null,
 ) => c.json({ jsonrpc: "2.0", id, error }, status as ContentfulStatusCode);
 
-/** The spec's answer to a revision not served: the ones that are. */
-const unsupported = (c: Context, requested: string, id: unknown = null) =>
-	rpcError(
-		c,
-		400,
-		{
-			code: -32022,
-			message: "Unsupported protocol version",
-			data: { supported: servedVersions, requested },
-		},
-		id,
-	);
-
 /**
  * The revision a message names that `/mcp` does not serve, if it names one. A request of the current revision
  * names it in its `_meta` (a header that differs is the SDK's -32020); one of the 2025 revisions, after its
@@ -144,7 +131,16 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 		});
 		const answer =
 			requested !== undefined
-				? unsupported(c, requested, message.id)
+				? rpcError(
+						c,
+						400,
+						{
+							code: -32022,
+							message: "Unsupported protocol version",
+							data: { supported: servedVersions, requested },
+						},
+						message.id,
+					)
 				: mismatch !== undefined
 					? rpcError(c, 400, { code: -32020, message: `Header mismatch: ${mismatch}.` }, message.id)
 					: await serveMcp(c.req.raw, message, tools, {

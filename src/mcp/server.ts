@@ -4,8 +4,9 @@ import {
 	ProtocolErrorCode,
 	Server,
 } from "@modelcontextprotocol/server";
+import { isObject } from "../http/json-body";
 import { info } from "../openapi";
-import { type Caller, callOperation, isObject } from "./call";
+import { type Caller, callOperation } from "./call";
 import type { ApiTool } from "./tools";
 import { servedVersions } from "./versions";
 
