@@ -6,9 +6,9 @@ import { configOf, type EndpointConfig, endpointColumns, endpointOf } from "./en
 import { resealSecret, UnreadableSecret } from "./secret-box";
 
 /**
- * The config with the secrets an older key sealed sealed again under the newest key, stored in D1 unless the
- * webhook changed since it was read (a rotation, an update or its deletion carries its own secrets); undefined
- * when there were none, or D1 did not take them. A secret no key opens stays as it is: its webhook shows it.
+ * The config with the secrets an older key sealed re-sealed under the newest, stored in D1 unless the webhook
+ * changed since it was read (that change carries its own secrets); undefined when none was, or D1 did not take
+ * them. A secret no key opens stays as it is: its webhook shows it.
  */
 const reseal = async (db: Db, config: EndpointConfig, env: Env) => {
 	const secrets = await Promise.all(
@@ -36,11 +36,9 @@ const reseal = async (db: Db, config: EndpointConfig, env: Env) => {
 };
 
 /**
- * Brings every webhook's Durable Object up to its D1 row, so that a change whose call to the object failed is
- * applied by the next every-minute sweep, and re-seals under the newest `WEBHOOK_SECRET_KEY` the secrets an
- * older key sealed (in D1, then in the object), so that the older key can be dropped: one D1 read, and a call
- * per webhook (at most 20; two, and a D1 write, after a key rotation). An object that fails waits for the next
- * minute.
+ * Brings every webhook's Durable Object up to its D1 row (a change whose call to it failed), and re-seals under
+ * the newest `WEBHOOK_SECRET_KEY` what an older key sealed, so that key can be dropped. An object that fails
+ * waits for the next minute.
  */
 export const catchUpEndpoints = async (env: Env, now: number) => {
 	const db = drizzle(env.DB);

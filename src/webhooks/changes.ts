@@ -111,16 +111,12 @@ export const updateWebhook = (ctx: WriteContext, env: Env, id: number, patch: We
 		patch.disabled,
 	);
 
-/**
- * Replaces the secret with a new one, shown this once. The one it replaces keeps signing for
- * `durations.secretOverlap`, as do those before it.
- */
+/** Replaces the secret with a new one, shown this once; the old one signs on for `durations.secretOverlap`. */
 export const rotateWebhookSecret = async (ctx: WriteContext, env: Env, id: number) => {
 	const secret = newSecret();
-	const now = sql`${ctx.now}`;
 	const rotated = await change(ctx, env, id, {
 		secret: await sealSecret(secret, env),
-		retiredSecrets: retiring(now, sql`${ctx.now + durations.secretOverlap}`),
+		retiredSecrets: retiring(sql`${ctx.now}`, sql`${ctx.now + durations.secretOverlap}`),
 	});
 	return { ...rotated, secret };
 };

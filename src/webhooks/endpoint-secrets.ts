@@ -1,10 +1,8 @@
 import { log } from "../http/log";
 import type { EndpointConfig } from "./endpoints";
-import { openSecret, UnreadableSecret } from "./secret-box";
+import { type KeyEnv, openSecret, UnreadableSecret } from "./secret-box";
 
 // The secrets an endpoint signs with, opened when it signs (the every-minute sweep re-seals them: catch-up.ts).
-
-type KeyEnv = Pick<Env, "WEBHOOK_SECRET_KEY">;
 
 /**
  * A rotated-out secret, opened; none when no key opens it: the secret that replaced it still signs, and the

@@ -104,7 +104,10 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		if (endpoint.disabled) return this.recordDisabled(now);
 		await this.continueReplay(now);
 		const due = this.store.due(now, runSize);
-		const secrets = await this.secrets(endpoint, now);
+		const secrets = await signingSecrets(endpoint, this.env, now).catch((error) => {
+			if (error instanceof UnreadableSecret) return error;
+			throw error;
+		});
 		// A name that resolves where no delivery may go fails every attempt, as a secret no key opens does: the
 		// webhook shows it, and is disabled in time.
 		const refusal =
@@ -143,19 +146,6 @@ export class WebhookEndpoint extends DurableObject<Env> {
 			await this.recordDisabled(finished);
 		}
 		await this.schedule(finished);
-	}
-
-	/**
-	 * The opened secrets to sign with, or why they cannot be opened, which fails every attempt (so the webhook shows
-	 * it, and is disabled in time).
-	 */
-	private async secrets(config: EndpointConfig, now: number) {
-		try {
-			return await signingSecrets(config, this.env, now);
-		} catch (error) {
-			if (error instanceof UnreadableSecret) return error;
-			throw error;
-		}
 	}
 
 	/**
@@ -201,12 +191,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 	private async continueReplay(now: number) {
 		const replay = this.store.replay();
 		if (replay === undefined) return;
-		const page = await subscribedEventsAfter(
-			drizzle(this.env.DB),
-			replay,
-			replay.after,
-			replayPage,
-		);
+		const page = await subscribedEventsAfter(drizzle(this.env.DB), replay, replayPage);
 		this.store.requeue(page.map(deliveryOf), now);
 		this.store.advanceReplay(page.length === replayPage ? page[page.length - 1].id : undefined);
 	}

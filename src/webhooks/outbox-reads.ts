@@ -44,8 +44,7 @@ export const receives = (webhook: Subscription, event: OutboxEvent) =>
 /** A replay's page: the events a webhook receives after event `after`, oldest first. */
 export const subscribedEventsAfter = (
 	db: Db,
-	webhook: Subscription,
-	after: number,
+	{ after, ...webhook }: Subscription & { after: number },
 	limit: number,
 ) =>
 	db

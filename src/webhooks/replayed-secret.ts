@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { webhooks } from "../db/schema";
 import { ApiError } from "../models/error";
-import { openSecret, UnreadableSecret } from "./secret-box";
+import { type KeyEnv, openSecret, UnreadableSecret } from "./secret-box";
 
 // A keyed replay of `createWebhook` shows the secret again only while it is still what the webhook signs with:
 // never one a rotation replaced, nor one of a deleted webhook.
@@ -10,12 +10,7 @@ import { openSecret, UnreadableSecret } from "./secret-box";
 const gone = (detail: string) => new ApiError("gone", detail);
 
 /** The secret a replay of `createWebhook` answers: the stored one, opened, if the webhook still has it; else 410. */
-export const replayedSecret = async (
-	db: Db,
-	env: Pick<Env, "WEBHOOK_SECRET_KEY">,
-	webhookId: number,
-	stored: string,
-) => {
+export const replayedSecret = async (db: Db, env: KeyEnv, webhookId: number, stored: string) => {
 	const row = await db
 		.select({ secret: webhooks.secret })
 		.from(webhooks)

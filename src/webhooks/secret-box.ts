@@ -74,7 +74,7 @@ const keysOf = (secret: string | undefined) => {
 	return keys;
 };
 
-type KeyEnv = Pick<Env, "WEBHOOK_SECRET_KEY">;
+export type KeyEnv = Pick<Env, "WEBHOOK_SECRET_KEY">;
 
 /** Encrypts a signing secret for storage under the newest key, with a fresh random IV. */
 export const sealSecret = async (plain: string, env: KeyEnv): Promise<SealedSecret> => {
