@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import { ApiError } from "../models/error";
+import { invalid } from "../models/error";
 import { limits } from "../models/limits";
 
 const encoder = new TextEncoder();
@@ -24,20 +24,17 @@ const signingKey = (secret: string | undefined) => {
 };
 
 /** 128 bits of HMAC-SHA256 over the list's path and the position, in base64url. */
-const tagOf = async (secret: string | undefined, path: string, after: number) => {
-	const mac = await crypto.subtle.sign(
-		"HMAC",
-		await signingKey(secret),
-		encoder.encode(`${path}\n${after}`),
-	);
+const tagOf = async (c: Context<AppEnv>, after: number) => {
+	const key = await signingKey(c.env.CURSOR_SECRET);
+	const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`${c.req.path}\n${after}`));
 	return new Uint8Array(mac, 0, 16).toBase64({ alphabet: "base64url", omitPadding: true });
 };
 
 const cursorPattern = /^([1-9a-z][0-9a-z]{0,10})\.([A-Za-z0-9_-]{22})$/;
 
-/** A cursor for the list at `path`, after `after`: the position and its signature. */
+/** A cursor for this list, after `after`: the position and its signature. */
 const encodeCursor = async (c: Context<AppEnv>, after: number) =>
-	`${after.toString(36)}.${await tagOf(c.env.CURSOR_SECRET, c.req.path, after)}`;
+	`${after.toString(36)}.${await tagOf(c, after)}`;
 
 /**
  * The position a cursor points after, when this API issued it for this list; a validation_error otherwise.
@@ -46,11 +43,9 @@ const encodeCursor = async (c: Context<AppEnv>, after: number) =>
 const decodeCursor = async (c: Context<AppEnv>, cursor: string) => {
 	const [, position = "", tag] = cursorPattern.exec(cursor) ?? [];
 	const after = Number.parseInt(position, 36);
-	const expected = after <= limits.maxId && (await tagOf(c.env.CURSOR_SECRET, c.req.path, after));
+	const expected = after <= limits.maxId && (await tagOf(c, after));
 	if (!tag || !expected || !timingSafeEqualText(tag, expected)) {
-		throw new ApiError("validation_error", undefined, [
-			{ path: "query.cursor", message: "is not a cursor this API issued" },
-		]);
+		throw invalid("query.cursor", "is not a cursor this API issued");
 	}
 	return after;
 };

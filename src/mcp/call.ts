@@ -4,7 +4,7 @@ import { exposeHeaders } from "../http/cors";
 import { errorBody } from "../http/errors";
 import { isObject } from "../http/json-body";
 import { invalidRequest } from "../http/validation";
-import { ApiError } from "../models/error";
+import { ApiError, invalid } from "../models/error";
 import type { ApiTool, Place } from "./tools";
 
 /** What a tool call takes from the MCP request it arrived on. */
@@ -15,6 +15,9 @@ export type Caller = {
 	/** What the API call carries of the MCP request: its credentials, the client's address, its request id. */
 	headers: Headers;
 };
+
+/** Where an argument goes that a URL or a header carries, as text. */
+type TextPlace = Exclude<Place, "body">;
 
 /** Each part of a request its route validates: the key of its schema, and the target naming it in errors. */
 const parts = [
@@ -37,9 +40,6 @@ const asText = (value: unknown): unknown =>
 			? String(value)
 			: value;
 
-const invalid = (path: string, message: string) =>
-	new ApiError("validation_error", undefined, [{ path, message }]);
-
 type Schema = {
 	type?: string;
 	items?: Schema;
@@ -59,9 +59,8 @@ const typeOf = (value: unknown) =>
 				: typeof value;
 
 /**
- * Why a path, query or header argument is not of the type its tool declares, in the argument's own terms: text is
- * what a URL or a header carries, so any string is left for the route to judge, as are the items of a repeatable
- * parameter (one value or several).
+ * Why a path, query or header argument is not of its declared type: any string is left for the route to judge (a
+ * URL or a header carries text), and a repeatable parameter takes one value or several.
  */
 const mistyped = (schema: Schema, value: unknown): string | undefined => {
 	const [type, given] = [schema.type, typeOf(value)];
@@ -73,13 +72,9 @@ const mistyped = (schema: Schema, value: unknown): string | undefined => {
 	return !type || fits ? undefined : `expected ${type}, received ${given}`;
 };
 
-/** Whether a schema takes `null`: a nullable field is an `anyOf` with a `null` branch. */
-const takesNull = (schema: Schema | undefined) =>
-	schema?.anyOf?.some((branch) => branch.type === "null") ?? false;
-
 /**
- * The body without the members an agent sent as `null` for fields that are optional and not nullable: strict tool
- * schemas (OpenAI's) and Python clients send `null` for "not given".
+ * The body without the members an agent sent as `null` for fields that are optional and not nullable (an `anyOf`
+ * with a `null` branch): strict tool schemas (OpenAI's) and Python clients send `null` for "not given".
  */
 const withoutNulls = (body: unknown, schema: Schema) =>
 	isObject(body)
@@ -88,7 +83,7 @@ const withoutNulls = (body: unknown, schema: Schema) =>
 					([name, value]) =>
 						value !== null ||
 						schema.required?.includes(name) ||
-						takesNull(schema.properties?.[name]),
+						schema.properties?.[name]?.anyOf?.some((branch) => branch.type === "null"),
 				),
 			)
 		: body;
@@ -99,11 +94,7 @@ const withoutNulls = (body: unknown, schema: Schema) =>
  */
 const partsOf = (tool: ApiTool, args: unknown) => {
 	if (!isObject(args)) throw invalid("arguments", "must be an object");
-	const text: Record<Exclude<Place, "body">, Record<string, unknown>> = {
-		path: {},
-		query: {},
-		header: {},
-	};
+	const text: Record<TextPlace, Record<string, unknown>> = { path: {}, query: {}, header: {} };
 	let body: unknown;
 	const { properties, required } = tool.tool.inputSchema as {
 		properties: Record<string, Schema>;
@@ -131,7 +122,7 @@ const partsOf = (tool: ApiTool, args: unknown) => {
 			if (result?.success === false) throw invalidRequest(result.error, target);
 		}
 	}
-	return { ...(text as Record<Exclude<Place, "body">, Record<string, string>>), body };
+	return { ...(text as Record<TextPlace, Record<string, string>>), body };
 };
 
 /** The HTTP request a call of `tool` with `args` stands for. */

@@ -51,3 +51,7 @@ export class ApiError extends Error {
 		this.status = statusOf(code);
 	}
 }
+
+/** A `validation_error` naming one problem, at `path`. */
+export const invalid = (path: string, message: string) =>
+	new ApiError("validation_error", undefined, [{ path, message }]);

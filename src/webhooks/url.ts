@@ -1,5 +1,5 @@
 import { parse } from "tldts";
-import { ApiError } from "../models/error";
+import { invalid } from "../models/error";
 import { limits } from "../models/limits";
 
 // Where a webhook may point, checked once, by the operations that store a URL.
@@ -129,8 +129,6 @@ const urlProblem = (text: string, env: WebhookUrlEnv) => {
 /** The URL as stored, normalised; a `validation_error` on `body.url` where `env` may not deliver to it. */
 export const storableUrl = (url: string, env: WebhookUrlEnv) => {
 	const problem = urlProblem(url, env);
-	if (problem !== undefined) {
-		throw new ApiError("validation_error", undefined, [{ path: "body.url", message: problem }]);
-	}
+	if (problem !== undefined) throw invalid("body.url", problem);
 	return new URL(url).href;
 };
