@@ -40,29 +40,25 @@ const metaKey = "petstore.example/operation";
 /** What an output schema keeps: the shape of the answer, which clients validate; its words are the input's. */
 const shape = new Set(["type", "properties", "required", "items", "enum", "anyOf", "allOf"]);
 
-/** The one property in which two object schemas differ, when its `enum` is all that differs. */
-const enumApart = (a: Schema, b: Schema) => {
-	const [one, other] = [a.properties, b.properties] as (Record<string, Schema> | undefined)[];
-	if (
-		!one ||
-		!other ||
-		JSON.stringify({ ...a, properties: 0 }) !== JSON.stringify({ ...b, properties: 0 })
-	) {
-		return undefined;
-	}
-	const names = Object.keys(one);
-	if (names.join() !== Object.keys(other).join()) return undefined;
-	const apart = names.filter((name) => JSON.stringify(one[name]) !== JSON.stringify(other[name]));
-	const [name] = apart;
-	const { enum: _, ...rest } = one[name] ?? {};
-	const { enum: __, ...otherRest } = other[name] ?? {};
-	return apart.length === 1 &&
-		one[name].enum &&
-		other[name].enum &&
-		JSON.stringify(rest) === JSON.stringify(otherRest)
-		? name
-		: undefined;
+const propertiesOf = (schema: Schema) => (schema.properties ?? {}) as Record<string, Schema>;
+
+/** `schema` as text, without the `enum` of its property `name`. */
+const withoutEnum = (schema: Schema, name: string) => {
+	const { enum: _, ...property } = propertiesOf(schema)[name];
+	return JSON.stringify({ ...schema, properties: { ...propertiesOf(schema), [name]: property } });
 };
+
+/** The one property in which two object schemas differ, when its `enum` is all that differs. */
+const enumApart = (a: Schema, b: Schema) =>
+	Object.keys(propertiesOf(a)).find((name) => {
+		const [one, other] = [propertiesOf(a)[name], propertiesOf(b)[name]];
+		return (
+			one.enum &&
+			other?.enum &&
+			JSON.stringify(one) !== JSON.stringify(other) &&
+			withoutEnum(a, name) === withoutEnum(b, name)
+		);
+	});
 
 /**
  * An output's branches with those that differ in one property's `enum` alone as one branch: the events of one
@@ -76,16 +72,12 @@ const merged = (branches: Schema[]) => {
 			kept.push(branch);
 			continue;
 		}
-		const one = kept[index];
-		const name = enumApart(one, branch) as string;
-		const properties = one.properties as Record<string, Schema>;
-		const values = [
-			properties[name].enum,
-			(branch.properties as Record<string, Schema>)[name].enum,
-		];
+		const properties = propertiesOf(kept[index]);
+		const name = enumApart(kept[index], branch) as string;
+		const values = [properties[name].enum, propertiesOf(branch)[name].enum].flat();
 		kept[index] = {
-			...one,
-			properties: { ...properties, [name]: { ...properties[name], enum: values.flat() } },
+			...kept[index],
+			properties: { ...properties, [name]: { ...properties[name], enum: values } },
 		};
 	}
 	return kept;
@@ -154,7 +146,6 @@ const toolOf = (
 	// Its own refusals, beside those any tool may meet (the server's instructions name them).
 	const refusals = [...(scope ? ["unauthorized", "forbidden"] : []), ...errors];
 	const name = operation.operationId ?? `${method}_${route.path}`;
-	const title = operation.summary ?? name;
 	const lifecycleNotes = [
 		deprecated && `deprecated, sunset ${deprecated.sunset}`,
 		stability && `stability: ${stability}`,
@@ -170,7 +161,7 @@ const toolOf = (
 	return {
 		tool: {
 			name: name.replace(/[^\w-]+/g, "_").slice(0, 64),
-			title,
+			title: operation.summary ?? name,
 			description: [
 				// The title is the tool's own field.
 				lifecycleNotes.length > 0 && `${lifecycleNotes.join("; ")}.`,
