@@ -1,6 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
-import { log } from "../http/log";
 import { durations } from "../models/limits";
 import type { DeliveryState } from "../models/webhook";
 import type { WebhookDelivery } from "../models/webhook-delivery";
@@ -10,7 +9,7 @@ import { disableWebhook } from "./disable";
 import { signingSecrets } from "./endpoint-secrets";
 import { type DueDelivery, type EndpointStore, endpointStore, type Replay } from "./endpoint-store";
 import type { EndpointConfig } from "./endpoints";
-import { nudge } from "./nudge";
+import { nudgeOrWarn } from "./nudge";
 import { deliveryOf, subscribedEventsAfter } from "./outbox-reads";
 import { nextAttemptAt } from "./schedule";
 import { UnreadableSecret } from "./secret-box";
@@ -29,10 +28,9 @@ const deleted = "deleted";
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /**
- * One per webhook: holds the events handed to it, delivers them, and retries each failed one on its own
- * schedule (an alarm per retry), so a slow or failing endpoint delays nobody else. It reads D1 only to replay
- * and writes it only to disable the webhook. Every method takes the current time from its caller; the alarm
- * passes the clock's.
+ * One per webhook: holds the events handed to it and delivers them, retrying each on its own schedule (an alarm
+ * per retry), so a slow or failing endpoint delays nobody else. D1 is read only to replay, written only to
+ * disable. Every method takes the time from its caller; the alarm passes the clock's.
  */
 export class WebhookEndpoint extends DurableObject<Env> {
 	private store!: EndpointStore;
@@ -178,13 +176,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		await disableWebhook(drizzle(this.env.DB), endpoint.webhookId, this.deliveryState(), now);
 		this.store.disableRecorded();
 		// Its event reaches subscribers as fast as a write's: a nudge that fails leaves it for the Cron's sweep.
-		await nudge(this.env.WEBHOOK_QUEUE).catch((error) =>
-			log("warn", {
-				part: "queue",
-				webhookId: endpoint.webhookId,
-				error: `webhook queue not nudged: ${error}`,
-			}),
-		);
+		await nudgeOrWarn(this.env.WEBHOOK_QUEUE, { webhookId: endpoint.webhookId });
 	}
 
 	/** Queues the next page of a replay in progress. */

@@ -11,6 +11,15 @@ export const nudge = async (queue: Queue<WebhookMessage>) => {
 	await queue.send({ kind: "sweep" });
 };
 
+/** {@link nudge}, whose failure is only logged, with `fields`: the outbox waits for the next sweep. */
+export const nudgeOrWarn = (
+	queue: Queue<WebhookMessage>,
+	fields: { requestId?: string; webhookId?: number },
+) =>
+	nudge(queue).catch((error) =>
+		log("warn", { part: "queue", ...fields, error: `webhook queue not nudged: ${error}` }),
+	);
+
 /**
  * After a write that succeeded, asks the webhook queue to fan out the outbox, once the response is on its way.
  * If the Worker dies first, the every-minute Cron Trigger sweeps the same events (src/scheduled.ts).
@@ -19,14 +28,6 @@ export const nudgeOutbox: MiddlewareHandler<AppEnv> = async (c, next) => {
 	await next();
 	// Reads record nothing.
 	if (!isWrite(c.req.method) || !c.res.ok) return;
-	// The write is committed whatever happens here: a nudge that fails only waits for the next sweep.
-	c.executionCtx.waitUntil(
-		nudge(c.env.WEBHOOK_QUEUE).catch((error) =>
-			log("warn", {
-				part: "queue",
-				requestId: c.var.requestId,
-				error: `webhook queue not nudged: ${error}`,
-			}),
-		),
-	);
+	// The write is committed whatever happens here.
+	c.executionCtx.waitUntil(nudgeOrWarn(c.env.WEBHOOK_QUEUE, { requestId: c.var.requestId }));
 };
