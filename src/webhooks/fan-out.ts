@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { Db } from "../db/client";
 import { webhooks } from "../db/schema";
@@ -47,18 +47,22 @@ const handOver = async (env: Env, endpoint: Subscriber, events: OutboxEvent[], n
 
 /**
  * Hands the outbox's waiting events, oldest first, to the Durable Object of each webhook that receives them (with
- * the bodies, the URL and the secrets: a delivery reads nothing more), then marks them handed over. One endpoint
- * that fails to take them never holds back another: the events are marked all the same, and that webhook is
- * marked to get every event after them again once its object answers. Two D1 round trips a round, however many
- * events and webhooks. A crash between the two hands them over again, and each endpoint ignores an event it
- * already holds.
+ * all a delivery reads), then marks them handed over: two D1 round trips a round. An endpoint that fails to take
+ * them holds back no other: its webhook is marked to get every event after them again once its object answers. A
+ * crash between the two hands them over again, and each endpoint ignores an event it already holds.
  */
 export const sweep = async (env: Env, now: number) => {
 	const db = drizzle(env.DB);
+	/** Sets webhook `id`'s `handOffAfter` where `current` still holds. */
+	const mark = (id: number, handOffAfter: number | null, current: SQL) =>
+		db
+			.update(webhooks)
+			.set({ handOffAfter })
+			.where(and(eq(webhooks.id, id), current));
 	for (;;) {
 		const [waiting, endpoints] = await db.batch([waitingEvents(db, sweepSize), subscribers(db)]);
-		const behind = endpoints.filter(({ handOffAfter }) => handOffAfter !== null);
-		if (waiting.length === 0 && behind.length === 0) return;
+		const caughtUp = endpoints.every(({ handOffAfter }) => handOffAfter === null);
+		if (waiting.length === 0 && caughtUp) return;
 		const received = endpoints.map((endpoint) =>
 			waiting.filter((event) => receives(endpoint, event)),
 		);
@@ -67,17 +71,11 @@ export const sweep = async (env: Env, now: number) => {
 		);
 		const marks = outcomes.flatMap((outcome, index) => {
 			const { id, handOffAfter } = endpoints[index];
-			const row = eq(webhooks.id, id);
 			if (outcome.status === "fulfilled") {
 				// Caught up: unless a later sweep marked it again meanwhile.
 				return handOffAfter === null
 					? []
-					: [
-							db
-								.update(webhooks)
-								.set({ handOffAfter: null })
-								.where(and(row, eq(webhooks.handOffAfter, handOffAfter))),
-						];
+					: [mark(id, null, eq(webhooks.handOffAfter, handOffAfter))];
 			}
 			log("warn", {
 				part: "durable-object",
@@ -87,21 +85,9 @@ export const sweep = async (env: Env, now: number) => {
 			const [first] = received[index];
 			return handOffAfter !== null || first === undefined
 				? []
-				: [
-						db
-							.update(webhooks)
-							.set({ handOffAfter: first.id - 1 })
-							.where(and(row, isNull(webhooks.handOffAfter))),
-					];
+				: [mark(id, first.id - 1, isNull(webhooks.handOffAfter))];
 		});
-		await db.batch([
-			markHandedOver(
-				db,
-				waiting.map((event) => event.id),
-				now,
-			),
-			...marks,
-		]);
+		await db.batch([markHandedOver(db, waiting, now), ...marks]);
 		if (waiting.length < sweepSize) return;
 	}
 };

@@ -28,11 +28,13 @@ export const waitingEvents = (db: Db, limit: number) =>
  * Marks events as handed over, once every endpoint that receives them holds them. The ids travel as one JSON
  * parameter: D1 binds at most 100 to a statement.
  */
-export const markHandedOver = (db: Db, ids: number[], now: number) =>
-	db
+export const markHandedOver = (db: Db, handed: OutboxEvent[], now: number) => {
+	const ids = JSON.stringify(handed.map(({ id }) => id));
+	return db
 		.update(events)
 		.set({ fannedOutAt: new Date(now).toISOString() })
-		.where(sql`${events.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`);
+		.where(sql`${events.id} IN (SELECT value FROM json_each(${ids}))`);
+};
 
 /** What a webhook receives: the types it asked for, from its creation on. */
 export type Subscription = { events: EventType[]; createdAt: string };

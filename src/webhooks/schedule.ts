@@ -2,8 +2,6 @@ import { durations } from "../models/limits";
 
 // When a failed delivery is tried again, and when an endpoint is given up on.
 
-const { maxRetryAfter } = durations;
-
 /** Each wait is longer by up to this share, at random, so that retries of a burst do not arrive together. */
 const jitter = 0.2;
 
@@ -15,7 +13,7 @@ export const retryAfter = (answer: Response, now: number) => {
 	const value = answer.headers.get("retry-after")?.trim();
 	if (!throttled.has(answer.status) || !value) return undefined;
 	const wait = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
-	return Number.isNaN(wait) ? undefined : Math.min(Math.max(wait, 0), maxRetryAfter);
+	return Number.isNaN(wait) ? undefined : Math.min(Math.max(wait, 0), durations.maxRetryAfter);
 };
 
 /**
