@@ -26,10 +26,9 @@ const rpcError = (
 ) => c.json({ jsonrpc: "2.0", id, error }, status as ContentfulStatusCode);
 
 /**
- * The revision a message names that `/mcp` does not serve, if it names one. A request of the current revision
- * names it in its `_meta` (a header that differs is the SDK's -32020); one of the 2025 revisions, after its
- * `initialize`, in its header. An `initialize` negotiates from the version its body offers, so an older header is
- * part of that; a newer one names a revision not served.
+ * The revision a message names that `/mcp` does not serve, if any: the current revision is named in `_meta` (a
+ * header that differs is the SDK's -32020), a 2025 one in the header. An `initialize` negotiates from its body, so
+ * only a newer header names a revision not served.
  */
 const unservedVersion = (message: Message, header: string | undefined) => {
 	const claimed = message.params?._meta?.[versionKey];
@@ -56,9 +55,8 @@ const headerMismatch = (message: Message, headers: { method?: string; name?: str
 };
 
 /**
- * The door of `/mcp`: a page of another origin than the API's own, or than one of `MCP_ALLOWED_ORIGINS`, is
- * refused (the MCP transport's guard against DNS rebinding); whatever the API refuses on the way in (a body too
- * large or not UTF-8, the read budget spent, …) is answered as a JSON-RPC error carrying its `Error`.
+ * The door of `/mcp`: refuses a page of an origin neither the API's own nor one of `MCP_ALLOWED_ORIGINS` (the MCP
+ * transport's guard against DNS rebinding), and answers what the API refuses on the way in as a JSON-RPC error.
  */
 export const mcpDoor: MiddlewareHandler<AppEnv> = async (c, next) => {
 	c.header("Cache-Control", "no-store");
@@ -90,9 +88,8 @@ export const mcpDoor: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /**
- * The `/mcp` handler of `app`: MCP over Streamable HTTP whose tools are `app`'s operations, one JSON-RPC message
- * per request. The tools and the MCP SDK are loaded on the first request, so the REST routes pay nothing for
- * them at start-up.
+ * The `/mcp` handler: MCP over Streamable HTTP, one JSON-RPC message per request, whose tools are `app`'s
+ * operations. The tools and the SDK load on the first request, so the REST routes pay nothing for them.
  */
 export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 	let tools: Map<string, ApiTool> | undefined;
