@@ -30,6 +30,4 @@ export const Category = z
 
 export const Categories = z.array(Category).openapi("Categories");
 
-export type NewCategory = z.infer<typeof NewCategory>;
-export type CategoryPatch = z.infer<typeof CategoryPatch>;
 export type Category = z.infer<typeof Category>;
