@@ -16,22 +16,16 @@ export const errorBody = (
 const errorResponse = (c: Context, error: ApiError) =>
 	c.json(errorBody(error.code, error.message, error.details), error.status, error.headers);
 
-/**
- * Framework exceptions (body parsing, media type gate) carry no code of ours: name them here. Any other is
- * unexpected, and is answered like any other failure.
- */
-const fromHttpException = (error: HTTPException): ApiError | undefined => {
-	switch (error.status) {
-		case 400:
-			return new ApiError("malformed_json");
-		case 415:
-			return new ApiError("unsupported_media_type");
-	}
+/** The codes of the framework's exceptions (body parsing, media type gate); any other is unexpected. */
+const httpExceptionCodes: Partial<Record<number, ErrorCode>> = {
+	400: "malformed_json",
+	415: "unsupported_media_type",
 };
 
 export const onError: ErrorHandler = (error, c) => {
-	const known = error instanceof HTTPException ? fromHttpException(error) : error;
-	if (known instanceof ApiError) return errorResponse(c, known);
+	const code = error instanceof HTTPException ? httpExceptionCodes[error.status] : undefined;
+	if (code) return errorResponse(c, new ApiError(code));
+	if (error instanceof ApiError) return errorResponse(c, error);
 	const requestId: string = c.get("requestId");
 	const part = failedPart(error);
 	// Locally, the stack on lines of its own, which `wrangler dev` maps to src/…ts:line; deployed, one JSON line.
