@@ -41,9 +41,8 @@ const noRowOf = (table: Table) =>
 	sql`(SELECT ${sql.join(Object.values(getTableColumns(table)), sql`, `)} FROM ${table} LIMIT 0)`;
 
 /**
- * One statement over every table the code reads (the schema's, and the name index it cannot model), joined
- * rather than a compound SELECT, whose terms D1 limits: SQLite refuses to prepare it while a table or column is
- * missing, and it reads no row. Built on the first check, then kept.
+ * One statement over every table the code reads (the name index too), which SQLite refuses to prepare while a table
+ * or column is missing; joined, since D1 limits a compound SELECT's terms. Built on the first check.
  */
 let schemaProbe: SQL | undefined;
 const probe = () =>
@@ -55,8 +54,7 @@ const probe = () =>
 /** GET /health: answers once the database does, with the schema this version expects. */
 export const health = createRouter().openapi(getHealth, async (c) => {
 	try {
-		// Retried here: the catch turns D1's error into this 503, naming the part that is down, which its router's
-		// retry would not retry.
+		// Retried here: the catch turns D1's error into a 503, which the router's retry would not retry.
 		await retriedRead(c, () => c.var.db.run(probe()));
 	} catch {
 		throw unavailable(
@@ -70,10 +68,7 @@ export const health = createRouter().openapi(getHealth, async (c) => {
 const behindTheCode =
 	"The local database lacks the schema this code reads: `npm run db:setup` applies the migrations in drizzle/ (after `npm run db:generate`, if src/db/schema.ts changed).";
 
-/**
- * Under local development (`LOCAL_DEVELOPMENT`), a database behind the code is answered 503, never served as
- * data: checked on every request until it holds, then no more for this isolate (a code change starts another).
- */
+/** Locally (`LOCAL_DEVELOPMENT`), a database behind the code is a 503, checked until it holds in this isolate. */
 export const localSchemaCheck = (): MiddlewareHandler<AppEnv> => {
 	let held = false;
 	let logged = false;

@@ -7,9 +7,8 @@ import { catchUpEndpoints } from "./webhooks/catch-up";
 import { nudge } from "./webhooks/nudge";
 
 /**
- * The Cron Trigger's work (`[triggers]` in wrangler.toml), every minute: deletes expired idempotency records
- * and events past their retention, sweeps the outbox for events a crash left behind, and brings each webhook's
- * Durable Object up to its D1 row (src/webhooks/catch-up.ts).
+ * The every-minute Cron Trigger (wrangler.toml): prunes expired idempotency records and events, sweeps the outbox
+ * for events a crash left behind, and brings each webhook's Durable Object up to its D1 row.
  */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env) => {
 	const db = drizzle(env.DB);

@@ -1,11 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 
-/**
- * How a response may be cached (RFC 9111): `no-store` for whatever answers an authenticated client or a write (a
- * webhook's secret among them); `no-cache` for public reads, which a cache may keep but must revalidate with their
- * `ETag` before reuse.
- */
-export type CachePolicy = "no-store" | "no-cache";
+/** RFC 9111: `no-store` for an authenticated client or a write; `no-cache` (revalidate the ETag) for public reads. */
+type CachePolicy = "no-store" | "no-cache";
 
 /** Sets the operation's caching policy on every answer, errors included. */
 export const cacheControl =

@@ -2,10 +2,7 @@ import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import type { RouteConfig, z } from "@hono/zod-openapi";
 import type { Scope } from "../models/scopes";
 
-/**
- * Stands for the origin that serves the document, which `/doc` puts in its place ({@link servedFrom}): its
- * server, and a sample copied from it, name the deployment it was read from.
- */
+/** Stands for the origin that serves the document, which `/doc` puts in its place ({@link servedFrom}). */
 export const origin = "{origin}";
 
 /** The environment variable that holds the reader's token (never a real one); the bearer scheme names it too. */

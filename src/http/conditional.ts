@@ -2,10 +2,7 @@ import type { Context } from "hono";
 import { etag, RETAINED_304_HEADERS } from "hono/etag";
 import { exposeHeaders } from "./cors";
 
-/**
- * The ETags an `If-Match` header names, or undefined when any current representation will do (no header, or
- * `*`). Weak tags never match: RFC 9110 §13.1.1 asks for the strong comparison.
- */
+/** The ETags `If-Match` names; undefined for any (none, or `*`). Weak tags never match (RFC 9110 §13.1.1). */
 export const ifMatch = (c: Context): string[] | undefined => {
 	const header = c.req.header("if-match")?.trim();
 	if (!header || header === "*") return undefined;

@@ -5,10 +5,7 @@ import { bookmarkHeader } from "./session";
 /** Any origin may call the API: it authenticates with a bearer token, never with cookies. */
 const origin = "*";
 
-/**
- * The response headers a client needs besides the always-safe ones: a browser's script may read them, a 304 keeps them, and
- * an MCP tool's result carries them.
- */
+/** Response headers a client needs beyond the safelisted ones: scripts read them, a 304 and MCP results keep them. */
 export const exposeHeaders = [
 	"Link",
 	"ETag",
@@ -21,7 +18,6 @@ export const exposeHeaders = [
 	bookmarkHeader,
 ];
 
-/** Answers CORS preflights (`OPTIONS`): hono's middleware. */
 const preflight = honoCors({
 	origin,
 	allowHeaders: [
@@ -49,10 +45,9 @@ const addSimpleHeaders = (c: Context) => {
 };
 
 /**
- * CORS for any origin: hono's middleware answers preflights. Every other answer gets its headers staged with
- * `c.header` before the handler, for the response the context builds: hono's middleware sets them on `c.res`
- * instead, which makes hono build each response twice (a read's share shows in test/bench/runtime.bench.ts). A
- * `Response` a handler made itself gets them afterwards.
+ * CORS for any origin: hono's middleware answers preflights. Other answers get their headers staged with `c.header`
+ * before the handler (hono's sets them on `c.res`, which builds each response twice: test/bench/runtime.bench.ts),
+ * or afterwards on a `Response` a handler made itself.
  */
 export const cors: MiddlewareHandler = async (c, next) => {
 	if (c.req.method === "OPTIONS") return preflight(c, next);

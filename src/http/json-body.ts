@@ -40,11 +40,9 @@ const notJson = () =>
 	new ApiError("unsupported_media_type", "The request body must be application/json in UTF-8.");
 
 /**
- * The one rule for every JSON body, `/mcp`'s included: it is `application/json` in UTF-8 (RFC 8259 §8.1), or it
- * is refused. Another type that names JSON is 415, since the route validators would parse any `+json` type as
- * plain JSON while the API speaks no JSON dialect (merge patch, JSON:API…); so is another `charset`; bytes that
- * are not UTF-8 are 400 `malformed_json` (never replaced by U+FFFD and stored). The body read here is the one the
- * route's validator parses (Hono keeps it).
+ * Every JSON body, `/mcp`'s included, is `application/json` in UTF-8 (RFC 8259 §8.1). Another type naming JSON is
+ * 415 (the validators would parse `+json` as plain JSON; the API speaks no dialect), as is another `charset`; bytes
+ * not UTF-8 are 400 `malformed_json`, never stored as U+FFFD. Hono keeps the body read here for the validator.
  */
 export const utf8Json: MiddlewareHandler = async (c, next) => {
 	const contentType = c.req.header("content-type");
@@ -68,9 +66,8 @@ export const utf8Json: MiddlewareHandler = async (c, next) => {
 };
 
 /**
- * An operation that takes no body (a DELETE, a secret's rotation) accepts none, an empty one, or `{}` as JSON (what
- * HTTP libraries send by habit); a JSON body with members is refused naming them, any other body is a 415, rather
- * than ignored (RFC 9110 §15.5.16): a client that sends one means something the API would not do.
+ * An operation without a body accepts none, an empty one, or `{}` (sent by habit); members are refused by name, any
+ * other body is 415 (RFC 9110 §15.5.16), not ignored: a client that sends one means something the API would not do.
  */
 export const noBody: MiddlewareHandler = async (c, next) => {
 	const text = c.req.raw.body ? await c.req.text() : "";

@@ -42,10 +42,7 @@ export const deprecationResponseHeaders = {
 	},
 } satisfies Record<string, ResponseHeader>;
 
-/**
- * Sends `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link rel="deprecation"` on every response of a
- * deprecated operation, and answers 410 `gone` once its sunset has passed.
- */
+/** Sends the headers of {@link deprecationResponseHeaders}, and answers 410 `gone` once the sunset has passed. */
 export const deprecationHeaders = (
 	{ since, sunset }: NonNullable<Lifecycle["deprecated"]>,
 	documentation: string,

@@ -16,10 +16,7 @@ type LogFields = {
 export const log = (level: "warn" | "error", fields: LogFields) =>
 	console[level](JSON.stringify({ level, ...fields }));
 
-/**
- * An error as its log line shows it. A failed statement's message carries its bound parameters (drizzle's
- * `params:`), which can hold secrets: it is logged by its query text, stack and cause instead.
- */
+/** An error as logged: a failed statement by its query, stack and cause (its bound parameters can hold secrets). */
 export const loggable = (error: unknown): string => {
 	if (error instanceof DrizzleQueryError) {
 		const frames = error.stack?.split("\n").filter((line) => /^\s+at /.test(line));

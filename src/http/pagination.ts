@@ -36,10 +36,7 @@ const cursorPattern = /^([1-9a-z][0-9a-z]{0,10})\.([A-Za-z0-9_-]{22})$/;
 const encodeCursor = async (c: Context<AppEnv>, after: number) =>
 	`${after.toString(36)}.${await tagOf(c, after)}`;
 
-/**
- * The position a cursor points after, when this API issued it for this list; a validation_error otherwise.
- * The signature makes a cursor that was edited, made up, or issued for another list fail alike.
- */
+/** The position a cursor points after, if this API signed it for this list; a `validation_error` otherwise. */
 const decodeCursor = async (c: Context<AppEnv>, cursor: string) => {
 	const [, position = "", tag] = cursorPattern.exec(cursor) ?? [];
 	const after = Number.parseInt(position, 36);
@@ -92,16 +89,12 @@ export const linkHeader = {
 /** A page of a list: the rows after `after` in key order, at most `limit` of them and one more if there is one. */
 export type Page = { after: number; limit: number };
 
-/**
- * The rows of a list that could look only so far (a bounded number of rows per request): the next page starts
- * after position `through`, whatever this page holds.
- */
+/** The rows of a list that could look only so far: the next page starts after `through`, whatever this one holds. */
 export type Window<T> = { rows: T[]; through?: number };
 
 /**
- * Answers a list operation with keyset pagination: `load` reads up to `limit + 1` rows after the cursor's
- * position in key order; the extra row only proves that a next page exists, and sets the `Link` header to a
- * cursor after this page's last key.
+ * Answers a list operation with keyset pagination: `load` reads up to `limit + 1` rows after the cursor's position;
+ * the extra row only proves a next page exists, whose cursor the `Link` header carries.
  */
 export const listPage = async <F, T>(
 	c: Context<AppEnv>,

@@ -9,9 +9,8 @@ export type Part = "d1" | "durable-object" | "queue";
 const retryAfterSeconds = 5;
 
 /**
- * Which part of the platform `error` says has failed, if any. A Durable Object's infrastructure marks its
- * errors `retryable` or `overloaded`, while an error thrown by the object's own code is `remote`
- * (https://developers.cloudflare.com/durable-objects/best-practices/error-handling/).
+ * Which part of the platform `error` says has failed, if any: a Durable Object's infrastructure marks its errors
+ * `retryable` or `overloaded`, while one thrown by the object's own code is `remote`.
  */
 export const failedPart = (error: unknown): Part | undefined => {
 	if (

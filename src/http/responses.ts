@@ -86,10 +86,7 @@ export const jsonBody = <T extends z.ZodType>(
 	example = exampleOf(schema),
 ) => ({ ...jsonContent(schema, description, example), required: true });
 
-/**
- * Documents the error responses of an operation from the error codes it can answer with,
- * grouping codes that share a status.
- */
+/** Documents an operation's error responses from its error codes, grouping codes that share a status. */
 export const errorResponses = <const C extends ErrorCode>(...codes: C[]) => {
 	const byStatus = new Map<number, ErrorCode[]>();
 	for (const code of new Set(codes)) {

@@ -1,7 +1,6 @@
 import { secureHeaders } from "hono/secure-headers";
 
-/** Secure defaults on every API response (`X-Content-Type-Options: nosniff` and the like): JSON is never a
- * document to render, so nothing may load or frame it. */
+/** Secure defaults on every API response: JSON is never a document to render, so nothing may load or frame it. */
 export const apiSecurityHeaders = secureHeaders({
 	contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
 	// One frame policy: nothing may frame it, which the CSP's frame-ancestors says for current browsers.
@@ -9,10 +8,7 @@ export const apiSecurityHeaders = secureHeaders({
 	crossOriginResourcePolicy: "cross-origin",
 });
 
-/**
- * The same defaults for the reference page, which loads only its own files and /doc. Scalar injects its styles,
- * hence 'unsafe-inline' for styles alone; scripts stay 'self'.
- */
+/** The reference page's: it loads only its own files and /doc; Scalar injects styles, hence their 'unsafe-inline'. */
 export const pageSecurityHeaders = secureHeaders({
 	contentSecurityPolicy: {
 		defaultSrc: ["'self'"],

@@ -32,9 +32,8 @@ export const bookmarkResponseHeader = {
 };
 
 /**
- * Gives the operation its D1 session, opened by the first query (after the route validated the bookmark):
- * reads go to any replica consistent with the client's bookmark, writes to the primary. The response carries
- * the session's bookmark.
+ * Gives the operation its D1 session, opened by the first query: reads go to any replica consistent with the
+ * client's bookmark, writes to the primary. The response carries the session's bookmark.
  */
 export const d1Session: MiddlewareHandler<AppEnv> = async (c, next) => {
 	const session = openSession(c.env.DB, {

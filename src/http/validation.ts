@@ -23,10 +23,7 @@ const toDetails = (error: ZodError, location: string): ErrorDetail[] =>
 		return [{ path: path.join("."), message: issue.message }];
 	});
 
-/**
- * A schema violation in a part of the request (`json`, `param`, `query` or `header`): a `validation_error`
- * naming each field.
- */
+/** A schema violation in a part of the request (`json`, `param`, `query`, `header`), each field named. */
 export const invalidRequest = (error: ZodError, target: string) =>
 	new ApiError("validation_error", undefined, toDetails(error, locations[target] ?? target));
 

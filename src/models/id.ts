@@ -9,10 +9,7 @@ export const byId = (row: { id: number }) => row.id;
 /** An identifier in a JSON body or response. */
 export const Id = z.int().min(1).max(limits.maxId).openapi(int64);
 
-/**
- * An identifier in a path or query string: decimal digits only, so `1e3`, `0x10` or ` 7` are rejected
- * rather than coerced.
- */
+/** An identifier in a path or query string: decimal digits only (`1e3`, `0x10`, ` 7` are refused, not coerced). */
 export const idParam = (name: string, location: "path" | "query" = "path") =>
 	z
 		.string()

@@ -31,9 +31,8 @@ export const durations = {
 	/** A receiver has this long to answer a delivery. */
 	deliveryTimeout: 15 * second,
 	/**
-	 * The wait after each failed delivery attempt (with jitter): an endpoint down for half a minute has its events
-	 * within a minute of coming back, and one down for a day still gets them (the last try 25 hours after the
-	 * first).
+	 * The wait after each failed attempt (with jitter): an endpoint down for half a minute gets its events within a
+	 * minute of coming back, and one down for a day still gets them (the last try 25 hours after the first).
 	 */
 	retryDelays: [
 		5 * second,
@@ -62,10 +61,7 @@ const units = [
 	["second", second],
 ] as const;
 
-/**
- * A duration in words, in the largest unit that divides it (days from two on): `15 seconds`, `1 hour`,
- * `24 hours`, `30 days`; for descriptions and messages.
- */
+/** A duration in words, in the largest unit that divides it (days from two on): `15 seconds`, `24 hours`. */
 export const inWords = (ms: number) => {
 	const [unit, size] =
 		units.find(([unit, size]) => ms % size === 0 && (unit !== "day" || ms > day)) ??

@@ -1,9 +1,7 @@
 /**
- * A name folded for comparison in any script: without its invisible characters (zero-width spaces and joiners,
- * soft hyphens: default-ignorable code points; the blank Braille cell U+2800), in compatibility form (NFKC), then
- * lower-, upper- and lower-cased, so that "D\u200bog" and "Dog", "Ｄｏｇ" and "Dog", "ß", "ẞ" and "SS", or "Ä" and
- * "ä" compare equal. Stored next to the name, since SQLite's lower() folds ASCII only and nothing in SQLite
- * normalises.
+ * A name folded for comparison in any script: invisible characters (default-ignorable code points, the blank
+ * U+2800) dropped, NFKC, then lower-, upper- and lower-cased, so that "D\u200bog", "Ｄｏｇ" and "Dog", or "ß", "ẞ"
+ * and "SS", compare equal. Stored beside the name: SQLite's lower() folds ASCII only, and it normalises nothing.
  */
 export const nameKey = (name: string) =>
 	name

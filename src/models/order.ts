@@ -11,10 +11,7 @@ const dateTime =
 const firstInstant = Date.parse("0001-01-01T00:00:00.000Z");
 const lastInstant = Date.parse("9999-12-31T23:59:59.999Z");
 
-/**
- * The instant an RFC 3339 date-time names, in Unix milliseconds; NaN when it names none (February 30th,
- * 24:00, or a leap second, which JavaScript dates cannot hold).
- */
+/** The instant an RFC 3339 date-time names, in Unix ms; NaN when none (February 30th, 24:00, a leap second). */
 const instantOf = (text: string) => {
 	const match = dateTime.exec(text);
 	if (!match) return Number.NaN;
@@ -107,10 +104,9 @@ export const Order = z
 export type Order = Required<z.infer<typeof Order>>;
 
 /**
- * An `Order` as every response carries it: the seed model by reference, and beside it (`allOf`) the same
- * fields all required, so that every client generator sees them as present. The `required`
- * sits in a member of its own with the properties it names: hey-api drops a `required` beside an `allOf`,
- * and one without its properties. Not optional, so an event's `data` is required too.
+ * An `Order` as every response carries it: the seed model, and beside it (`allOf`) a member with the same fields
+ * all required, so every client generator sees them present (hey-api drops a `required` beside an `allOf`, or
+ * without its properties). Not optional, so an event's `data` is required too.
  */
 export const OrderResponse = z
 	.intersection(Order, z.object(fields))

@@ -1,9 +1,6 @@
 import { z } from "@hono/zod-openapi";
 
-/**
- * A query parameter that may repeat (`?status=a&status=b`) over a named enum: one value or several, repeats
- * ignored, documented as a form-exploded array of that enum.
- */
+/** A query parameter over a named enum that may repeat (`?status=a&status=b`); repeats are ignored. */
 export const repeatable = <E extends z.ZodEnum>(
 	values: E,
 	component: string,

@@ -13,10 +13,7 @@ export const text = (max: number) =>
 			"must be well-formed Unicode without NUL characters",
 		);
 
-/**
- * Bidirectional controls (embeddings, overrides, isolates and marks): they can make a name read differently from
- * what it is (U+202E turns "gpj.exe" around).
- */
+/** Bidirectional controls: they can make a name read other than it is (U+202E turns "gpj.exe" around). */
 const bidiControls = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 /** A character that prints: a letter, number, punctuation or symbol, but not a blank (U+2800, Hangul fillers). */
@@ -34,8 +31,7 @@ const invisible = /\p{Default_Ignorable_Code_Point}/v;
 
 /**
  * Whether `value` holds an invisible character (a default-ignorable code point: tag characters, zero-width spaces,
- * soft hyphens, variation selectors…) outside an emoji sequence and a joiner within a word: text that would reach a
- * reader, or an agent, unseen.
+ * soft hyphens…) outside an emoji sequence or a joiner within a word: text a reader, or an agent, would not see.
  */
 const hidesText = (value: string) =>
 	invisible.test(value.replace(emoji, "").replace(joinerInWord, ""));

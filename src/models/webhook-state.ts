@@ -25,10 +25,7 @@ export const deliveryState = {
 	lastAttemptAt: z.string().nullable().openapi({ format: "date-time" }),
 };
 
-/**
- * What the public event feed says of a webhook (`webhook.disabled`): its id and its state, never its URL (often a
- * capability), its event types or its secret.
- */
+/** What the event feed says of a webhook (`webhook.disabled`): never its URL (often a capability), types or secret. */
 export const WebhookState = z
 	.object({ id: Id, ...deliveryState })
 	.openapi("WebhookState", {

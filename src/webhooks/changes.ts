@@ -55,9 +55,8 @@ export const withDeliveryState = async <T extends { id: number }>(env: Env, answ
 });
 
 /**
- * Stores the webhook with its secret sealed, unless there are already `limits.webhooks`; answers it with the
- * secret, shown this once. Its idempotency record keeps the secret sealed, as the row does, and a keyed replay
- * shows it only while it is still the webhook's.
+ * Stores the webhook with its secret sealed, unless there are already `limits.webhooks`; answers the secret this
+ * once. Its idempotency record keeps it sealed too, and a keyed replay shows it only while it is still the webhook's.
  */
 export const createWebhook = async (ctx: WriteContext, env: Env, body: NewWebhook) => {
 	const url = storableUrl(body.url, env);
@@ -82,10 +81,7 @@ export const createWebhook = async (ctx: WriteContext, env: Env, body: NewWebhoo
 	return { ...answered, ...noDeliveries, secret: shown };
 };
 
-/**
- * Changes the webhook unless it changed since `If-Match`, and gives its Durable Object the new config; `disabled`
- * pauses or resumes its deliveries. No event of its own: its delivery state is its endpoint's.
- */
+/** Changes the webhook unless it changed since `If-Match`, and gives its Durable Object the new config (no event). */
 const change = async (
 	ctx: WriteContext,
 	env: Env,

@@ -14,7 +14,7 @@ const resolved = new Map<string, { refusal: string | undefined; until: number }>
 
 type DnsAnswer = { Status: number; Answer?: { type: number; data: string; TTL: number }[] };
 
-/** The name's addresses of `type`, with the shortest TTL among them, per the resolver's JSON API. */
+/** The name's records of `type`, per the resolver's JSON API. */
 const lookup = async (name: string, type: keyof typeof types) => {
 	const query = `${resolver}?name=${encodeURIComponent(name)}&type=${type}`;
 	const response = await fetch(query, {
@@ -36,9 +36,8 @@ const addressRefusal = (address: string) => {
 };
 
 /**
- * Why a delivery to `url` may not be sent now, if it may not: its name does not resolve, or resolves to an
- * address that is not public (a loopback one is allowed where `WEBHOOKS_ALLOW_LOOPBACK` is). A name the resolver
- * cannot answer for is not sent to either.
+ * Why a delivery to `url` may not be sent now, if it may not: its name does not resolve (or the resolver fails), or
+ * resolves to an address that is not public (loopback is allowed where `WEBHOOKS_ALLOW_LOOPBACK` is).
  */
 export const destinationRefusal = async (
 	url: string,

@@ -46,10 +46,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		await this.deliverDue(Date.now());
 	}
 
-	/**
-	 * Takes new events from the sweep, with the webhook's config as of the sweep; sends them at once, or, while the
-	 * webhook is disabled, holds them (and says so in the attempt log) until it is enabled.
-	 */
+	/** Takes new events from the sweep: sends them, or, while the webhook is disabled, holds them (logged `held`). */
 	async handOff(config: EndpointConfig, deliveries: Delivery[], now: number) {
 		if (await this.isDeleted()) return;
 		this.store.configure(config);
@@ -62,20 +59,14 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		await this.schedule(now);
 	}
 
-	/**
-	 * Applies a change of the webhook (`updateWebhook`, `rotateWebhookSecret`, the sweep's re-sealing); `disabled`
-	 * pauses or resumes its deliveries. Answers the delivery state, for the change's response.
-	 */
+	/** Applies a change of the webhook; `disabled` pauses or resumes it. Answers the delivery state. */
 	async configure(config: EndpointConfig, now: number, disabled?: boolean) {
 		this.store.configure(config, disabled);
 		await this.schedule(now);
 		return this.deliveryState();
 	}
 
-	/**
-	 * Applies the webhook's row as the every-minute sweep reads it, when this endpoint holds an older version: a
-	 * change whose `configure` call failed (answered 503) reaches the endpoint so.
-	 */
+	/** Applies the row the every-minute sweep read, if newer: how a change whose `configure` call failed arrives. */
 	async catchUp(config: EndpointConfig, disabled: boolean, now: number) {
 		const held = this.store.endpoint();
 		if (held === undefined || held.version >= config.version) return;
@@ -92,9 +83,8 @@ export class WebhookEndpoint extends DurableObject<Env> {
 	}
 
 	/**
-	 * The alarm's work: a page of a replay, then up to {@link runSize} due deliveries, then the next alarm. Each
-	 * attempt signs and is logged with its own time (`now` plus the time the run has taken), and a failed one is
-	 * due again its delay after it ended. No attempt starts once the webhook is deleted or disabled.
+	 * The alarm's work: a page of a replay, up to {@link runSize} due deliveries, then the next alarm. Each attempt has
+	 * its own time (`now` plus the run so far); none starts once the webhook is deleted or disabled.
 	 */
 	async deliverDue(now: number) {
 		const endpoint = this.store.endpoint();
@@ -146,10 +136,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		await this.schedule(finished);
 	}
 
-	/**
-	 * Applies the result of an attempt made at `attemptedAt` and ended at `endedAt`, from which a retry waits its
-	 * delay; true when it disables the endpoint (410 Gone, or failing for too long).
-	 */
+	/** Records an attempt's result; true when it disables the endpoint (410 Gone, or failing for too long). */
 	private settle(
 		delivery: DueDelivery,
 		result: AttemptResult,
@@ -227,10 +214,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 			}));
 	}
 
-	/**
-	 * Forgets everything, for a deleted webhook, and remembers that it is gone (ids are never reused): a sweep
-	 * that read the webhook before its deletion cannot bring it back.
-	 */
+	/** Forgets everything but that the webhook is gone (ids are never reused), so a late sweep cannot revive it. */
 	async forget() {
 		await this.ctx.storage.deleteAlarm();
 		await this.ctx.storage.deleteAll();

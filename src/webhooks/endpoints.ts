@@ -10,10 +10,7 @@ type RetiredSecret = (typeof webhooks.$inferSelect)["retiredSecrets"][number];
 export type EndpointConfig = {
 	webhookId: number;
 	url: string;
-	/**
-	 * Sealed (src/webhooks/secret-box.ts), newest first; a rotated-out secret keeps signing until `expiresAt` (Unix
-	 * ms). The endpoint opens them when it signs, so they are at rest encrypted there too.
-	 */
+	/** Sealed, newest first, opened only to sign; a rotated-out one signs until `expiresAt` (Unix ms). */
 	secrets: { secret: string; expiresAt: number | null }[];
 	/** The webhook's row version: an endpoint keeps the newest config it was given, whatever the order. */
 	version: number;
@@ -41,10 +38,7 @@ export const configOf = (row: EndpointRow): EndpointConfig => ({
 	version: row.version,
 });
 
-/**
- * A rotation's `retired_secrets`: the secret it replaces, signing until `expiresAt`, then those retired before
- * that still sign at `now` (each until its own expiry).
- */
+/** A rotation's `retired_secrets`: the secret it replaces, until `expiresAt`, then those still signing at `now`. */
 export const retiring = (now: SQL, expiresAt: SQL) =>
 	sql<RetiredSecret[]>`(SELECT json_group_array(json(value)) FROM (
 		SELECT json_object('secret', ${webhooks.secret}, 'expiresAt', ${expiresAt}) AS value

@@ -24,10 +24,7 @@ export const waitingEvents = (db: Db, limit: number) =>
 		.orderBy(asc(events.id))
 		.limit(limit);
 
-/**
- * Marks events as handed over, once every endpoint that receives them holds them. The ids travel as one JSON
- * parameter: D1 binds at most 100 to a statement.
- */
+/** Marks events as handed over; the ids travel as one JSON parameter (D1 binds at most 100 to a statement). */
 export const markHandedOver = (db: Db, handed: OutboxEvent[], now: number) => {
 	const ids = JSON.stringify(handed.map(({ id }) => id));
 	return db

@@ -6,10 +6,7 @@
  */
 
 declare const sealed: unique symbol;
-/**
- * A secret as stored: `v2.`, the id of the key that sealed it, the 96-bit IV and the ciphertext with its tag,
- * dot-separated (the last two in base64). `v1.` values, sealed before keys had ids, name no key.
- */
+/** `v2.<key id>.<IV>.<ciphertext and tag>` (the last two in base64); `v1.` values, older, name no key. */
 export type SealedSecret = string & { readonly [sealed]: true };
 
 /** A sealed secret none of the configured keys opens: the key that sealed it is gone, or it is not one of ours. */
@@ -119,10 +116,7 @@ export const openSecret = async (sealed: string, env: KeyEnv) => {
 	throw new UnreadableSecret();
 };
 
-/**
- * A stored signing secret sealed again under the newest key, when an older key (or the `v1.` format) sealed it;
- * undefined when the newest did. Throws {@link UnreadableSecret}.
- */
+/** A stored secret re-sealed under the newest key; undefined if that sealed it. Throws {@link UnreadableSecret}. */
 export const resealSecret = async (sealed: string, env: KeyEnv) => {
 	const [newest] = await keysOf(env.WEBHOOK_SECRET_KEY);
 	if (sealed.startsWith(`${version}.${newest.id}.`)) return undefined;
