@@ -34,6 +34,15 @@ const isUtf8Json = (header: string) => {
 export const isObject = (value: unknown): value is Record<string, unknown> =>
 	typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** `text` parsed as JSON; a `malformed_json` when it is not. */
+export const parseJson = (text: string): unknown => {
+	try {
+		return JSON.parse(text);
+	} catch {
+		throw new ApiError("malformed_json");
+	}
+};
+
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 const notJson = () =>
@@ -75,12 +84,7 @@ export const noBody: MiddlewareHandler = async (c, next) => {
 		if (!isUtf8Json(c.req.header("content-type") ?? "")) {
 			throw new ApiError("unsupported_media_type", "This operation takes no request body.");
 		}
-		let body: unknown;
-		try {
-			body = JSON.parse(text);
-		} catch {
-			throw new ApiError("malformed_json");
-		}
+		const body = parseJson(text);
 		const details = isObject(body)
 			? Object.keys(body).map((name) => ({ path: `body.${name}`, message: "Unknown field." }))
 			: [{ path: "body", message: "must be absent, or an empty object" }];

@@ -58,10 +58,7 @@ const typeOf = (value: unknown) =>
 				? "integer"
 				: typeof value;
 
-/**
- * Why a path, query or header argument is not of its declared type: any string is left for the route to judge (a
- * URL or a header carries text), and a repeatable parameter takes one value or several.
- */
+/** Why a path, query or header argument is not of its declared type; any string is left for the route to judge. */
 const mistyped = (schema: Schema, value: unknown): string | undefined => {
 	const [type, given] = [schema.type, typeOf(value)];
 	if (type === "array" && schema.items) {
@@ -88,10 +85,7 @@ const withoutNulls = (body: unknown, schema: Schema) =>
 			)
 		: body;
 
-/**
- * The arguments by the part of the request they go to, each part checked against the route's own schema before
- * any request is built, so that a call never leaves its route: else the `validation_error` the API answers.
- */
+/** The arguments by request part, each part checked by the route's own schema so a call never leaves its route. */
 const partsOf = (tool: ApiTool, args: unknown) => {
 	if (!isObject(args)) throw invalid("arguments", "must be an object");
 	const text: Record<TextPlace, Record<string, unknown>> = { path: {}, query: {}, header: {} };
@@ -152,9 +146,8 @@ const nextCursor = (link: string | null) => {
 };
 
 /**
- * The tool result of an API answer: a success's body (a page as `{ items, nextCursor }`) as structured content,
- * an error as a tool error carrying the API's `Error`; both as JSON text too, and the status with the headers a
- * client reads in `_meta`.
+ * The tool result of an API answer: its body as structured content (a page as `{ items, nextCursor }`) and as text,
+ * an error as a tool error; the status and the headers a client reads in `_meta`.
  */
 const resultOf = async (response: Response): Promise<CallToolResult> => {
 	const raw = await response.text();

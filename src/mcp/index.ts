@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, Handler, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
+import { parseJson } from "../http/json-body";
 import { spendReads } from "../http/rate-limit";
 import { ApiError, type ErrorBody } from "../models/error";
 import type { Message } from "./server";
@@ -26,9 +27,8 @@ const rpcError = (
 ) => c.json({ jsonrpc: "2.0", id, error }, status as ContentfulStatusCode);
 
 /**
- * The revision a message names that `/mcp` does not serve, if any: the current revision is named in `_meta` (a
- * header that differs is the SDK's -32020), a 2025 one in the header. An `initialize` negotiates from its body, so
- * only a newer header names a revision not served.
+ * The revision a message names that `/mcp` does not serve, if any: the current one names itself in `_meta` (the SDK
+ * checks the header), a 2025 one in the header; an `initialize` negotiates, so only a newer header is refused.
  */
 const unservedVersion = (message: Message, header: string | undefined) => {
 	const claimed = message.params?._meta?.[versionKey];
@@ -39,10 +39,7 @@ const unservedVersion = (message: Message, header: string | undefined) => {
 	return message.method === "initialize" && header < current ? undefined : header;
 };
 
-/**
- * Where a 2025-11-25 message's `Mcp-Method` or `Mcp-Name` header, which that revision does not require, says other
- * than its body: a gateway that routes on the headers must not be bypassed. (The current revision's are the SDK's.)
- */
+/** Where a 2025-11-25 message's `Mcp-Method` or `Mcp-Name` header belies its body (a gateway may route on it). */
 const headerMismatch = (message: Message, headers: { method?: string; name?: string }) => {
 	if (message.params?._meta?.[versionKey] !== undefined) return undefined;
 	if (headers.method !== undefined && headers.method !== message.method) {
@@ -87,10 +84,7 @@ export const mcpDoor: MiddlewareHandler<AppEnv> = async (c, next) => {
 	}
 };
 
-/**
- * The `/mcp` handler: MCP over Streamable HTTP, one JSON-RPC message per request, whose tools are `app`'s
- * operations. The tools and the SDK load on the first request, so the REST routes pay nothing for them.
- */
+/** The `/mcp` handler, one JSON-RPC message per request; tools and SDK load on the first, sparing REST start-up. */
 export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 	let tools: Map<string, ApiTool> | undefined;
 	return async (c) => {
@@ -98,12 +92,7 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 		// before its operation runs, and the operation spends no read budget again (a write spends its own).
 		const spent = spendReads(c);
 		spent.catch(() => {});
-		let message: Message;
-		try {
-			message = JSON.parse(await c.req.text());
-		} catch {
-			throw new ApiError("malformed_json");
-		}
+		const message = parseJson(await c.req.text()) as Message;
 		if (Array.isArray(message)) {
 			throw new ApiError(
 				"validation_error",

@@ -20,11 +20,7 @@ export type Message = {
 /** Any client may keep the tools and the discovery for an hour: they change only with a deploy. */
 const cacheHint = { ttlMs: 60 * 60 * 1000, cacheScope: "public" } as const;
 
-/**
- * Answers one MCP message statelessly, in the revision it speaks (2026-07-28 by its `_meta`, or 2025-11-25
- * after `initialize`), with a server of its own: the SDK's handler. The SDK would refuse `arguments` that are
- * not an object in its own words; the call answers them as the API answers any invalid argument.
- */
+/** Answers one MCP message statelessly; the call (not the SDK) refuses non-object `arguments`, as the API would. */
 export const serveMcp = (
 	request: Request,
 	message: Message,

@@ -11,7 +11,6 @@ type Body = {
 	required?: boolean;
 	content?: { "application/json"?: { schema: Schema } };
 };
-/** What the document says of an operation. */
 type Operation = {
 	operationId?: string;
 	summary?: string;
@@ -60,10 +59,7 @@ const enumApart = (a: Schema, b: Schema) =>
 		);
 	});
 
-/**
- * An output's branches with those that differ in one property's `enum` alone as one branch: the events of one
- * resource (`pet.created`, `pet.updated`) carry the same data, and a client compiles each branch.
- */
+/** An output's branches, those differing in one property's `enum` alone merged: a client compiles each branch. */
 const merged = (branches: Schema[]) => {
 	const kept: Schema[] = [];
 	for (const branch of branches) {
@@ -83,11 +79,7 @@ const merged = (branches: Schema[]) => {
 	return kept;
 };
 
-/**
- * A schema of the document as plain JSON Schema, which every client and model provider takes: references
- * inlined, `nullable` as a `null` branch of `anyOf` (never a list of types), OpenAPI's own words left out; only its
- * shape, for an output.
- */
+/** A document schema as plain JSON Schema: references inlined, `nullable` as a `null` branch, no OpenAPI words. */
 const plain = (schema: Schema, components: Record<string, Schema>, output = false): Schema => {
 	const inline = (sub: unknown) => plain(sub as Schema, components, output);
 	if (typeof schema.$ref === "string") {
@@ -105,13 +97,8 @@ const plain = (schema: Schema, components: Record<string, Schema>, output = fals
 				? { allOf: members.map(inline) }
 				: {};
 	for (const [key, value] of Object.entries(Object.assign({}, ...notes, rest))) {
-		if (
-			key.startsWith("x-") ||
-			(key === "format" && value === "int64") ||
-			(output && !shape.has(key))
-		) {
-			continue;
-		}
+		const openApiWord = key.startsWith("x-") || (key === "format" && value === "int64");
+		if (openApiWord || (output && !shape.has(key))) continue;
 		converted[key] =
 			key === "properties"
 				? Object.fromEntries(Object.entries(value as Schema).map(([n, s]) => [n, inline(s)]))
@@ -126,7 +113,6 @@ const plain = (schema: Schema, components: Record<string, Schema>, output = fals
 
 const jsonOf = (body?: Body) => body?.content?.["application/json"]?.schema;
 
-/** The MCP tool that stands for one operation of the document. */
 const toolOf = (
 	route: RouteConfig,
 	operation: Operation,
