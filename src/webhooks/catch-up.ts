@@ -6,9 +6,8 @@ import { configOf, type EndpointConfig, endpointColumns, endpointOf } from "./en
 import { resealSecret, UnreadableSecret } from "./secret-box";
 
 /**
- * The config with the secrets an older key sealed re-sealed under the newest, stored in D1 unless the webhook
- * changed since it was read (that change carries its own secrets); undefined when none was, or D1 did not take
- * them. A secret no key opens stays as it is: its webhook shows it.
+ * The config re-sealed under the newest key, stored in D1 unless the webhook changed since (the change carries its
+ * own secrets); undefined when nothing was, or D1 did not take it. A secret no key opens stays: its webhook shows it.
  */
 const reseal = async (db: Db, config: EndpointConfig, env: Env) => {
 	const secrets = await Promise.all(
@@ -35,11 +34,7 @@ const reseal = async (db: Db, config: EndpointConfig, env: Env) => {
 	return stored.length > 0 ? { ...config, secrets } : undefined;
 };
 
-/**
- * Brings every webhook's Durable Object up to its D1 row (a change whose call to it failed), and re-seals under
- * the newest `WEBHOOK_SECRET_KEY` what an older key sealed, so that key can be dropped. An object that fails
- * waits for the next minute.
- */
+/** Brings each Durable Object up to its webhook's D1 row; re-seals what an older key sealed, so that key can go. */
 export const catchUpEndpoints = async (env: Env, now: number) => {
 	const db = drizzle(env.DB);
 	const rows = await db.select({ ...endpointColumns, disabled: webhooks.disabled }).from(webhooks);

@@ -18,7 +18,6 @@ import { storableUrl } from "./url";
 /** `whsec_` and 32 random bytes in base64: the Standard Webhooks secret format. */
 const newSecret = () => `whsec_${crypto.getRandomValues(new Uint8Array(32)).toBase64()}`;
 
-/** The delivery state of a webhook that has had no delivery yet. */
 const noDeliveries: DeliveryState = { failures: 0, lastStatus: null, lastAttemptAt: null };
 
 /** A webhook with its endpoint's columns: what a change answers, and what its Durable Object is told. */
@@ -54,10 +53,7 @@ export const withDeliveryState = async <T extends { id: number }>(env: Env, answ
 	...(await endpointOf(env, answered.id).deliveryState()),
 });
 
-/**
- * Stores the webhook with its secret sealed, unless there are already `limits.webhooks`; answers the secret this
- * once. Its idempotency record keeps it sealed too, and a keyed replay shows it only while it is still the webhook's.
- */
+/** Stores the webhook, secret sealed (its idempotency record too), unless `limits.webhooks` exist; shows it once. */
 export const createWebhook = async (ctx: WriteContext, env: Env, body: NewWebhook) => {
 	const url = storableUrl(body.url, env);
 	const secret = newSecret();
@@ -126,9 +122,6 @@ export const deleteWebhook = async (ctx: WriteContext, env: Env, id: number) => 
 /** Has the webhook's endpoint send again every event it receives after event `after`. */
 export const replayWebhook = async (db: Db, env: Env, id: number, after: number, now: number) => {
 	const { webhook, config } = await getEndpoint(db, id);
-	await endpointOf(env, id).replay(
-		config,
-		{ after, events: webhook.events, createdAt: webhook.createdAt },
-		now,
-	);
+	const { events, createdAt } = webhook;
+	await endpointOf(env, id).replay(config, { after, events, createdAt }, now);
 };

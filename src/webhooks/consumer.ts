@@ -3,10 +3,7 @@ import { failedPart } from "../http/platform";
 import { sweep } from "./fan-out";
 import type { WebhookMessage } from "./nudge";
 
-/**
- * The webhook queue's consumer: one sweep per batch, however many nudges the batch holds. A sweep that fails is
- * logged once, with the part that failed, and its batch retried; its events wait in the outbox meanwhile.
- */
+/** The webhook queue's consumer: one sweep per batch; one that fails is logged and its batch retried. */
 export const consume = async (batch: MessageBatch<WebhookMessage>, env: Env, now: number) => {
 	try {
 		await sweep(env, now);

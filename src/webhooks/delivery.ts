@@ -15,11 +15,11 @@ export type AttemptResult = {
 	retryAfterMs?: number;
 };
 
-/** A failed attempt that sent nothing, for `error`: the endpoint records it as it would a failed delivery. */
-export const unsent = (error: string): AttemptResult => ({
+/** An attempt that got no answer, `error` saying why (after 0 ms when nothing was sent): a failed delivery. */
+export const unanswered = (error: string, durationMs = 0): AttemptResult => ({
 	ok: false,
 	status: 0,
-	durationMs: 0,
+	durationMs,
 	error,
 });
 
@@ -28,10 +28,7 @@ const failureOf = (answer: Response) =>
 		? `redirected to ${answer.headers.get("location") ?? "nowhere"}; redirects are not followed`
 		: `answered ${answer.status}`;
 
-/**
- * POSTs one event to `url`, signed per Standard Webhooks with each of `secrets` as of `now`. A 2xx within
- * `durations.deliveryTimeout` succeeds; anything else fails, a redirect included (it is not followed).
- */
+/** POSTs one event to `url`, signed with each of `secrets`; only a 2xx in time succeeds (redirects not followed). */
 export const attempt = async (
 	url: string,
 	secrets: string[],
@@ -67,13 +64,11 @@ export const attempt = async (
 		};
 	} catch (error) {
 		const timedOut = error instanceof Error && error.name === "TimeoutError";
-		return {
-			ok: false,
-			status: 0,
-			durationMs: durationMs(),
-			error: timedOut
+		return unanswered(
+			timedOut
 				? `no answer within ${inWords(durations.deliveryTimeout)}`
 				: `no answer: ${error instanceof Error ? error.message : String(error)}`,
-		};
+			durationMs(),
+		);
 	}
 };

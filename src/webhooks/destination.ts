@@ -28,17 +28,13 @@ const lookup = async (name: string, type: keyof typeof types) => {
 	return Answer.filter((answer) => answer.type === types[type]);
 };
 
-/** Why an address that a name resolved to may not be sent to, if it may not. */
 const addressRefusal = (address: string) => {
 	const host = address.includes(":") ? `[${address}]` : address;
 	if (!URL.canParse(`https://${host}/`)) return "an address that is not one";
 	return hostRefusal(new URL(`https://${host}/`).hostname);
 };
 
-/**
- * Why a delivery to `url` may not be sent now, if it may not: its name does not resolve (or the resolver fails), or
- * resolves to an address that is not public (loopback is allowed where `WEBHOOKS_ALLOW_LOOPBACK` is).
- */
+/** Why a delivery to `url` may not go now, if not: its name resolves to nothing, a non-public address, or fails. */
 export const destinationRefusal = async (
 	url: string,
 	env: Pick<Env, "WEBHOOKS_ALLOW_LOOPBACK">,

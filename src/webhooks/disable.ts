@@ -6,12 +6,7 @@ import { changeOne, eventOf } from "../db/write";
 import { ApiError } from "../models/error";
 import type { DeliveryState } from "../models/webhook";
 
-/**
- * Disables the webhook for its failed deliveries, with its `webhook.disabled` event in the same batch; the event
- * (in the public feed) carries the webhook's id and state, `delivery` being its endpoint's, never its URL or
- * secret. `disabled` is part of the webhook, so its ETag moves (a client's cached copy is stale); the delivery
- * state is not. A webhook already disabled stays as it is.
- */
+/** Disables the webhook (its ETag moves) with its `webhook.disabled` event in one batch, unless it is already. */
 export const disableWebhook = async (db: Db, id: number, delivery: DeliveryState, now: number) => {
 	const ctx = { db, now };
 	// D1 binds a number as a REAL, which the event's text would show as `9.0`.

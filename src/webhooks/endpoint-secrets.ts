@@ -4,10 +4,7 @@ import { type KeyEnv, openSecret, UnreadableSecret } from "./secret-box";
 
 // The secrets an endpoint signs with, opened when it signs (the every-minute sweep re-seals them: catch-up.ts).
 
-/**
- * A rotated-out secret, opened; none when no key opens it: the secret that replaced it still signs, and the
- * rotation that replaced it is how a client recovers from an unreadable secret, so it must not keep failing.
- */
+/** A rotated-out secret, opened; none when no key opens it, since a rotation is how a client recovers from that. */
 const openRetired = async (webhookId: number, sealed: string, env: KeyEnv) => {
 	try {
 		return [await openSecret(sealed, env)];
@@ -21,7 +18,7 @@ const openRetired = async (webhookId: number, sealed: string, env: KeyEnv) => {
 	}
 };
 
-/** The secrets that sign at `now`, opened, newest first. Throws `UnreadableSecret` when the current one cannot be opened. */
+/** The secrets that sign at `now`, opened, newest first; throws `UnreadableSecret` if the current one cannot. */
 export const signingSecrets = async (
 	{ webhookId, secrets: [current, ...retired] }: EndpointConfig,
 	env: KeyEnv,

@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { durations } from "../models/limits";
 import type { DeliveryState } from "../models/webhook";
 import type { WebhookDelivery } from "../models/webhook-delivery";
-import { type AttemptResult, attempt, type Delivery, unsent } from "./delivery";
+import { type AttemptResult, attempt, type Delivery, unanswered } from "./delivery";
 import { destinationRefusal } from "./destination";
 import { disableWebhook } from "./disable";
 import { signingSecrets } from "./endpoint-secrets";
@@ -28,9 +28,8 @@ const deleted = "deleted";
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /**
- * One per webhook: holds the events handed to it and delivers them, retrying each on its own schedule (an alarm
- * per retry), so a slow or failing endpoint delays nobody else. D1 is read only to replay, written only to
- * disable. Every method takes the time from its caller; the alarm passes the clock's.
+ * One per webhook: holds the events handed to it and delivers them, retrying each on its own schedule, so a slow or
+ * failing endpoint delays nobody else. Every method takes the time from its caller; the alarm passes the clock's.
  */
 export class WebhookEndpoint extends DurableObject<Env> {
 	private store!: EndpointStore;
@@ -82,10 +81,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		await this.schedule(now);
 	}
 
-	/**
-	 * The alarm's work: a page of a replay, up to {@link runSize} due deliveries, then the next alarm. Each attempt has
-	 * its own time (`now` plus the run so far); none starts once the webhook is deleted or disabled.
-	 */
+	/** A replay page, then up to {@link runSize} due deliveries (none once disabled or deleted), and the next alarm. */
 	async deliverDue(now: number) {
 		const endpoint = this.store.endpoint();
 		if (endpoint === undefined) return;
@@ -111,9 +107,9 @@ export class WebhookEndpoint extends DurableObject<Env> {
 			const attemptedAt = clock();
 			const result =
 				refusal !== undefined
-					? unsent(refusal)
+					? unanswered(refusal)
 					: secrets instanceof UnreadableSecret
-						? unsent(secrets.message)
+						? unanswered(secrets.message)
 						: await attempt(endpoint.url, secrets, delivery, attemptedAt);
 			if (this.store.endpoint() === undefined) return;
 			disable = this.settle(delivery, result, attemptedAt, clock()) || disable;
@@ -175,10 +171,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		this.store.advanceReplay(page.length === replayPage ? page[page.length - 1].id : undefined);
 	}
 
-	/**
-	 * Sets the alarm for the next due delivery (now, while a replay has pages left); none while disabled, once
-	 * D1 has recorded the disabling (until then, the alarm tries again).
-	 */
+	/** Sets the alarm for the next due delivery (now, mid-replay); while disabled, none once D1 has recorded it. */
 	private async schedule(now: number) {
 		const endpoint = this.store.endpoint();
 		if (endpoint?.disabled && !endpoint.disableRecorded) {

@@ -4,8 +4,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { webhooks } from "../db/schema";
 
-type RetiredSecret = (typeof webhooks.$inferSelect)["retiredSecrets"][number];
-
 /** What a webhook's Durable Object needs to deliver: where, signed with which secrets, as of which version. */
 export type EndpointConfig = {
 	webhookId: number;
@@ -40,7 +38,7 @@ export const configOf = (row: EndpointRow): EndpointConfig => ({
 
 /** A rotation's `retired_secrets`: the secret it replaces, until `expiresAt`, then those still signing at `now`. */
 export const retiring = (now: SQL, expiresAt: SQL) =>
-	sql<RetiredSecret[]>`(SELECT json_group_array(json(value)) FROM (
+	sql<(typeof webhooks.$inferSelect)["retiredSecrets"]>`(SELECT json_group_array(json(value)) FROM (
 		SELECT json_object('secret', ${webhooks.secret}, 'expiresAt', ${expiresAt}) AS value
 		UNION ALL
 		SELECT value FROM json_each(${webhooks.retiredSecrets}) WHERE value ->> 'expiresAt' > ${now}

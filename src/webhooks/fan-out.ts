@@ -15,7 +15,6 @@ import {
 /** Events handed over per round; a longer outbox takes more rounds of the same sweep. */
 const sweepSize = 100;
 
-/** The columns the sweep reads of every webhook. */
 const subscriber = {
 	...endpointColumns,
 	events: webhooks.events,
@@ -23,15 +22,11 @@ const subscriber = {
 	handOffAfter: webhooks.handOffAfter,
 };
 
-/** Every webhook, as the sweep reads it. */
 const subscribers = (db: Db) => db.select(subscriber).from(webhooks);
 
 type Subscriber = Awaited<ReturnType<typeof subscribers>>[number];
 
-/**
- * Gives one webhook's Durable Object what it receives: the waiting `events`, or, when it failed to take some
- * before (`handOffAfter`), every event after those again (a replay, which reads D1 a page at a time).
- */
+/** Gives a webhook's Durable Object its waiting `events`, or, if behind since `handOffAfter`, a replay after it. */
 const handOver = async (env: Env, endpoint: Subscriber, events: OutboxEvent[], now: number) => {
 	const stub = endpointOf(env, endpoint.id);
 	if (endpoint.handOffAfter !== null) {
@@ -46,10 +41,9 @@ const handOver = async (env: Env, endpoint: Subscriber, events: OutboxEvent[], n
 };
 
 /**
- * Hands the outbox's waiting events, oldest first, to the Durable Object of each webhook that receives them (with
- * all a delivery reads), then marks them handed over: two D1 round trips a round. An endpoint that fails to take
- * them holds back no other: its webhook is marked to get every event after them again once its object answers. A
- * crash between the two hands them over again, and each endpoint ignores an event it already holds.
+ * Hands the outbox's waiting events, oldest first, to the Durable Object of each webhook that receives them, then
+ * marks them handed over: two D1 round trips a round. One that fails holds back no other: its webhook is marked to
+ * get every event after them again. A crash between the two hands them over again; endpoints ignore repeats.
  */
 export const sweep = async (env: Env, now: number) => {
 	const db = drizzle(env.DB);

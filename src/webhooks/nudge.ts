@@ -20,10 +20,7 @@ export const nudgeOrWarn = (
 		log("warn", { part: "queue", ...fields, error: `webhook queue not nudged: ${error}` }),
 	);
 
-/**
- * After a write that succeeded, asks the webhook queue to fan out the outbox, once the response is on its way.
- * If the Worker dies first, the every-minute Cron Trigger sweeps the same events (src/scheduled.ts).
- */
+/** After a successful write, nudges the queue once the response is sent (else the every-minute Cron sweeps). */
 export const nudgeOutbox: MiddlewareHandler<AppEnv> = async (c, next) => {
 	await next();
 	// Reads record nothing.

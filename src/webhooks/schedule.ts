@@ -17,9 +17,8 @@ export const retryAfter = (answer: Response, now: number) => {
 };
 
 /**
- * When to try again after failed attempt number `attempt` (1 for the first try): the wait of
- * `durations.retryDelays` with jitter, or the receiver's `Retry-After` when that is longer; undefined after the
- * last attempt.
+ * When to retry after failed attempt `attempt` (from 1): its delay with jitter, or the receiver's longer
+ * `Retry-After`; undefined after the last.
  */
 export const nextAttemptAt = (
 	attempt: number,

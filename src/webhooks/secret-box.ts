@@ -1,8 +1,7 @@
 /**
- * Webhook signing secrets at rest: AES-256-GCM under a key derived from the `WEBHOOK_SECRET_KEY` Worker secret,
- * so that a copy of the database (an export, a backup, a logged row) cannot sign deliveries. The secret holds
- * one or more keys, comma-separated, newest first: secrets are sealed under the newest and opened under the key
- * they name, so the key can rotate.
+ * Webhook signing secrets at rest: AES-256-GCM under keys derived from the `WEBHOOK_SECRET_KEY` Worker secret, so a
+ * copy of the database cannot sign deliveries. It holds one or more keys, comma-separated, newest first: secrets
+ * are sealed under the newest and opened under the one they name, so the key can rotate.
  */
 
 declare const sealed: unique symbol;

@@ -1,9 +1,6 @@
 const encoder = new TextEncoder();
 
-/**
- * [Standard Webhooks 1.0](https://www.standardwebhooks.com/): `v1,` and the base64 HMAC-SHA256 of
- * `id.timestamp.body`, keyed by the bytes of a `whsec_` secret.
- */
+/** Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, keyed by a `whsec_` secret's bytes. */
 const signature = async (secret: string, id: string, timestamp: number, body: string) => {
 	const key = await crypto.subtle.importKey(
 		"raw",

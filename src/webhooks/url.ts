@@ -84,11 +84,7 @@ const ipv6Refusal = (address: bigint) => {
 /** Names that are never public, whatever the suffix list says: home networks (RFC 8375). */
 const homeNetwork = /(^|\.)home\.arpa$/;
 
-/**
- * Why a host (as `new URL` parsed it: lower case, IPv4 in dotted decimal whatever its spelling, IPv6
- * compressed in brackets) is not a public one, if it is not. A name is public only under a public suffix of the
- * Public Suffix List (the `tldts` package's copy), below the suffix itself.
- */
+/** Why a host (normalised by `new URL`) is not public, if not; a name must lie below a Public Suffix List suffix. */
 export const hostRefusal = (hostname: string) => {
 	if (hostname.startsWith("[")) return ipv6Refusal(ipv6Bits(hostname.slice(1, -1)));
 	// A host ending in a number is an IPv4 address, or `new URL` refuses it.
@@ -101,9 +97,7 @@ export const hostRefusal = (hostname: string) => {
 	if (!name.includes(".")) return "a single-label name";
 	if (homeNetwork.test(name)) return "a home network name (.home.arpa)";
 	const { isIcann, isPrivate, domain } = parse(name, { allowPrivateDomains: true });
-	if (!(isIcann || isPrivate) || domain === null) {
-		return "a name without a public suffix";
-	}
+	if (!(isIcann || isPrivate) || domain === null) return "a name without a public suffix";
 };
 
 /** Control characters (C0, DEL, C1) and whitespace, anywhere: `new URL` would silently drop or encode them. */
