@@ -20,7 +20,6 @@ type Sampled = Pick<RouteConfig, "method" | "path" | "request"> & {
 	idempotent?: true;
 };
 
-/** The example of each path parameter, by name. */
 const pathExamples = (route: Sampled): Record<string, string> => {
 	const params = route.request?.params as z.ZodObject | undefined;
 	return Object.fromEntries(
@@ -31,7 +30,6 @@ const pathExamples = (route: Sampled): Record<string, string> => {
 	);
 };
 
-/** The request body's example, as the document states it. */
 const bodyExample = (route: Sampled) => {
 	const content = route.request?.body?.content["application/json"];
 	return content && "example" in content ? content.example : undefined;

@@ -45,9 +45,8 @@ const addSimpleHeaders = (c: Context) => {
 };
 
 /**
- * CORS for any origin: hono's middleware answers preflights. Other answers get their headers staged with `c.header`
- * before the handler (hono's sets them on `c.res`, which builds each response twice: test/bench/runtime.bench.ts),
- * or afterwards on a `Response` a handler made itself.
+ * CORS for any origin: hono's middleware answers preflights; other answers get their headers staged before the
+ * handler (hono's sets them on `c.res`, building each response twice), or after it on a handler's own `Response`.
  */
 export const cors: MiddlewareHandler = async (c, next) => {
 	if (c.req.method === "OPTIONS") return preflight(c, next);

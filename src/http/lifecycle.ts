@@ -10,9 +10,6 @@ export type Lifecycle = {
 	stability?: "experimental" | "beta";
 };
 
-const startOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
-const endOf = (day: string) => Date.parse(`${day}T23:59:59Z`);
-
 /** The operation fields of the OpenAPI document that state the lifecycle. */
 export const lifecycleMarkers = ({ deprecated, stability }: Lifecycle = {}) => ({
 	...(deprecated && { deprecated: true, "x-deprecated-sunset": deprecated.sunset }),
@@ -47,9 +44,9 @@ export const deprecationHeaders = (
 	{ since, sunset }: NonNullable<Lifecycle["deprecated"]>,
 	documentation: string,
 ): MiddlewareHandler<AppEnv> => {
-	const sunsetAt = endOf(sunset);
+	const sunsetAt = Date.parse(`${sunset}T23:59:59Z`);
 	const headers = {
-		Deprecation: `@${startOf(since) / 1000}`,
+		Deprecation: `@${Date.parse(`${since}T00:00:00Z`) / 1000}`,
 		Sunset: new Date(sunsetAt).toUTCString(),
 		Link: `<${documentation}>; rel="deprecation"; type="text/html"`,
 	};

@@ -92,10 +92,7 @@ export type Page = { after: number; limit: number };
 /** The rows of a list that could look only so far: the next page starts after `through`, whatever this one holds. */
 export type Window<T> = { rows: T[]; through?: number };
 
-/**
- * Answers a list operation with keyset pagination: `load` reads up to `limit + 1` rows after the cursor's position;
- * the extra row only proves a next page exists, whose cursor the `Link` header carries.
- */
+/** Answers a list with keyset pagination: `load` reads `limit + 1` rows; the extra proves a next page (`Link`). */
 export const listPage = async <F, T>(
 	c: Context<AppEnv>,
 	{ limit, cursor, ...filter }: F & { limit: number; cursor?: string },

@@ -63,11 +63,7 @@ export const jsonContent = <T extends z.ZodType>(
 ) => ({ description, content: { "application/json": { schema, example } } });
 
 /** A 201 response: the new resource, and the `Location` it lives at. */
-export const createdContent = <T extends z.ZodType>(
-	schema: T,
-	description: string,
-	headers: Record<string, ResponseHeader> = {},
-) => ({
+export const createdContent = <T extends z.ZodType>(schema: T, description: string) => ({
 	...jsonContent(schema, description),
 	headers: {
 		Location: {
@@ -75,7 +71,6 @@ export const createdContent = <T extends z.ZodType>(
 			description: "Where the new resource lives.",
 			schema: { type: "string" as const },
 		},
-		...headers,
 	},
 });
 

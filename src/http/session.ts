@@ -31,10 +31,7 @@ export const bookmarkResponseHeader = {
 	},
 };
 
-/**
- * Gives the operation its D1 session, opened by the first query: reads go to any replica consistent with the
- * client's bookmark, writes to the primary. The response carries the session's bookmark.
- */
+/** The operation's D1 session: reads from a replica as fresh as the client's bookmark, writes to the primary. */
 export const d1Session: MiddlewareHandler<AppEnv> = async (c, next) => {
 	const session = openSession(c.env.DB, {
 		// Validated by the route before the first query; empty means absent.

@@ -1,15 +1,9 @@
 import { type Hook, z } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
-import type { ErrorDetail } from "../models/error";
-import { ApiError } from "../models/error";
+import { ApiError, type ErrorDetail } from "../models/error";
 
-/** Names the part of the request each validation target reads, as clients see it. */
-const locations: Record<string, string> = {
-	json: "body",
-	param: "path",
-	query: "query",
-	header: "header",
-};
+/** The part of the request a validation target reads, as clients name it, where the names differ. */
+const locations: Record<string, string> = { json: "body", param: "path" };
 
 const toDetails = (error: ZodError, location: string): ErrorDetail[] =>
 	error.issues.flatMap((issue) => {
