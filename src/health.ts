@@ -64,7 +64,6 @@ export const health = createRouter().openapi(getHealth, async (c) => {
 	return c.json({ status: "ok" as const }, 200);
 });
 
-/** What a local database behind the code gets answered, and the dev log says once. */
 const behindTheCode =
 	"The local database lacks the schema this code reads: `npm run db:setup` applies the migrations in drizzle/ (after `npm run db:generate`, if src/db/schema.ts changed).";
 

@@ -5,9 +5,7 @@ import { ApiError } from "./models/error";
 /** Serves a file of the reference page from the Workers static assets (see wrangler.toml). */
 const asset = async (c: Context<AppEnv>) => {
 	const file = await c.env.ASSETS.fetch(c.req.raw);
-	if (file.status === 404) {
-		throw new ApiError("not_found", `No resource at ${c.req.path}.`);
-	}
+	if (file.status === 404) throw new ApiError("not_found", `No resource at ${c.req.path}.`);
 	// Through the context, so that the headers the app's middleware staged are added.
 	return c.newResponse(file.body, file);
 };

@@ -6,10 +6,7 @@ import { durations } from "./models/limits";
 import { catchUpEndpoints } from "./webhooks/catch-up";
 import { nudge } from "./webhooks/nudge";
 
-/**
- * The every-minute Cron Trigger (wrangler.toml): prunes expired idempotency records and events, sweeps the outbox
- * for events a crash left behind, and brings each webhook's Durable Object up to its D1 row.
- */
+/** The every-minute Cron (wrangler.toml): prunes, sweeps the outbox, brings webhooks' Durable Objects up to date. */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env) => {
 	const db = drizzle(env.DB);
 	const now = controller.scheduledTime;

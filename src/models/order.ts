@@ -38,9 +38,7 @@ const ShipDate = z
 	.string()
 	.transform((text, ctx) => {
 		const instant = instantOf(text);
-		if (instant >= firstInstant && instant <= lastInstant) {
-			return new Date(instant).toISOString();
-		}
+		if (instant >= firstInstant && instant <= lastInstant) return new Date(instant).toISOString();
 		ctx.addIssue({
 			code: "custom",
 			message: Number.isNaN(instant)
