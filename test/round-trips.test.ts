@@ -53,7 +53,9 @@ describe("one D1 round trip per request", () => {
 			const response = await (needsCredential(step) ? app.api : app.anonymous)(path, init);
 			const operation = step.operation.operationId;
 			expect(response.status, operation).toBe(successOf(step));
-			expect(d1.calls(), operation).toBe(1);
+			// Revoking a key reads its webhooks first: the state each one's `webhook.disabled` carries is its
+			// endpoint's, asked before the batch that revokes the key and disables them with their events.
+			expect(d1.calls(), operation).toBe(operation === "revokeKey" ? 2 : 1);
 			keep(response);
 		}
 	});

@@ -161,13 +161,14 @@ export type Resource<
 	select: <F extends SelectedFields>(db: Db, fields: F) => Select<F>;
 	/** The resource as the API answers it (or as `shown` says, in JSON), as a column of a SELECT over its rows. */
 	answer: (shown?: SQL) => SQL<A>;
-	/** The resource `id` as answered, with its ETag, as a query a batch can run (no row: none). */
+	/** The resource `id` (if `where` holds) as answered, with its ETag, as a query a batch can run. */
 	tagged: (
 		db: Db,
 		id: number | SQL,
+		where?: SQL,
 	) => Select<{ answer: SQL.Aliased<A>; etag: SQL.Aliased<string> }>;
-	/** The resource whose key is `id`, with its ETag, as the API answers it; 404 when there is none. */
-	find: (db: Db, id: number) => Promise<A & { etag: string }>;
+	/** The resource whose key is `id` (and for which `where` holds), with its ETag, as answered; else 404. */
+	find: (db: Db, id: number, where?: SQL) => Promise<A & { etag: string }>;
 	/** The page after `page.after` (and the next one's first) for which `where` holds, in key order. */
 	page: (db: Db, page: { after: number; limit: number }, where?: SQL) => Promise<A[]>;
 	notFound: (id: number) => ApiError;
@@ -214,8 +215,10 @@ export const defineResource = <
 		sql`${shown}`.mapWith((text: string): Answered => JSON.parse(text));
 	const notFound = (id: number) => new ApiError("not_found", `${name} ${id} does not exist.`);
 	// Fields named `answer` and `etag`: a D1 batch answers rows as objects by name.
-	const tagged = (db: Db, id: number | SQL) =>
-		select(db, { answer: answer().as("answer"), etag: etag.as("etag") }).where(eq(key, id));
+	const tagged = (db: Db, id: number | SQL, where?: SQL) =>
+		select(db, { answer: answer().as("answer"), etag: etag.as("etag") }).where(
+			and(eq(key, id), where),
+		);
 	return {
 		name,
 		path,
@@ -240,8 +243,8 @@ export const defineResource = <
 		select,
 		answer,
 		tagged,
-		find: async (db, id) => {
-			const [row] = await tagged(db, id);
+		find: async (db, id, where) => {
+			const [row] = await tagged(db, id, where);
 			if (row === undefined) throw notFound(id);
 			return { ...row.answer, etag: row.etag };
 		},

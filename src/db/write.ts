@@ -347,18 +347,20 @@ type RemoveSteps = {
 };
 
 /**
- * A write of the existing resource `id`: `make` builds its steps from its conditions (it exists, still has one of
- * the `If-Match` ETags, and no refusal holds) and answers the refusals it checked. When nothing changed, throws
- * why: 404, 412 `precondition_failed`, or the first refusal that holds.
+ * A write of the existing resource `id`: `make` builds its steps from its conditions (it exists, `within` holds
+ * for it — a resource outside is not found —, it still has one of the `If-Match` ETags, and no refusal holds) and
+ * answers the refusals it checked. When nothing changed, throws why: 404, 412 `precondition_failed`, or the first
+ * refusal that holds.
  */
 const writeOne = async (
 	ctx: WriteContext,
 	resource: Resource,
 	id: number,
+	within: SQL | undefined,
 	make: (holds: (condition?: SQL) => SQL, allowed: SQL) => { steps: Step[]; refusals: Refusal[] },
 ) => {
 	const { db, ifMatch } = ctx;
-	const where = sql`${resource.keyColumn} = ${id}`;
+	const where = and(sql`${resource.keyColumn} = ${id}`, within) as SQL;
 	/** Whether the resource exists with `condition`, read through its join, which a DELETE cannot name. */
 	const holds = (condition?: SQL) =>
 		sql<boolean>`exists (select 1 from ${resource.from} where ${and(where, condition)})`;
@@ -391,12 +393,12 @@ export const changeOne = async <R extends Resource>(
 	ctx: WriteContext,
 	resource: R,
 	id: number,
-	write: { refuse?: Refusal[]; steps: (make: ChangeSteps<R>) => Step[] },
+	write: { within?: SQL; refuse?: Refusal[]; steps: (make: ChangeSteps<R>) => Step[] },
 ): Promise<Answered<R>> => {
 	const columns = Object.entries(getTableColumns(resource.table));
 	const version = columns.find(([, column]) => column === resource.version)?.[0] ?? "version";
 	let refusals = write.refuse ?? [];
-	const row = await writeOne(ctx, resource, id, (holds, found) => {
+	const row = await writeOne(ctx, resource, id, write.within, (holds, found) => {
 		const allowed = and(found, ...without(refusals, holds)) as SQL;
 		const steps = write.steps({
 			allowed,
@@ -437,10 +439,10 @@ export const removeOne = async <R extends Resource>(
 	ctx: WriteContext,
 	resource: R,
 	id: number,
-	write: { refuse?: Refusal[]; steps: (make: RemoveSteps) => Step[] },
+	write: { within?: SQL; refuse?: Refusal[]; steps: (make: RemoveSteps) => Step[] },
 ): Promise<void> => {
 	const refusals = write.refuse ?? [];
-	await writeOne(ctx, resource, id, (holds, found) => {
+	await writeOne(ctx, resource, id, write.within, (holds, found) => {
 		const allowed = and(found, ...without(refusals, holds)) as SQL;
 		// D1 binds a number as a REAL, which text and JSON would show as `1.0`.
 		const whole = sql`CAST(${id} AS INTEGER)`;

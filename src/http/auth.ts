@@ -169,6 +169,12 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
 	await next();
 };
 
+/** The client a route with a scope authenticated (a route without one has none). */
+export const authenticated = (c: Context<AppEnv>) => {
+	if (!c.var.client) throw new Error("A route that needs its client declares no scope.");
+	return c.var.client;
+};
+
 /** Refuses an authenticated client without `scope`: 403, naming it (RFC 6750 §3.1 `insufficient_scope`). */
 export const requireScope =
 	(scope: Scope): MiddlewareHandler<AppEnv> =>

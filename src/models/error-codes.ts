@@ -18,7 +18,7 @@ export const errorCodes = {
 	pet_not_available: [409, "Pet 1 is not available."],
 	insufficient_stock: [409, "Pet 1 has fewer than 2 in stock."],
 	order_complete: [409, "Order 1 is complete and final."],
-	webhook_limit: [409, `There are already ${limits.webhooks} webhooks; delete one first.`],
+	webhook_limit: [409, `This client has ${limits.webhooks} webhooks already; delete one first.`],
 	gone: [410, "This operation has been retired; see its Sunset header."],
 	precondition_failed: [412, "The resource changed since the ETag in If-Match; read it again."],
 	payload_too_large: [413, `Request bodies are limited to ${limits.requestBodyBytes} bytes.`],

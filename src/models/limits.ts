@@ -13,7 +13,7 @@ export const limits = {
 	webhookUrl: 2048,
 	/** Pets whose name holds a name filter that one list request examines (every list reads a bounded number of rows). */
 	nameMatchesPerRequest: 250,
-	/** Webhooks that may exist at once. */
+	/** Webhooks one client may have at once. */
 	webhooks: 20,
 } as const;
 

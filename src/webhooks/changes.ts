@@ -1,4 +1,4 @@
-import { count, gte, sql } from "drizzle-orm";
+import { count, eq, gte, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { defineResource } from "../db/resource";
 import { webhook } from "../db/resources";
@@ -6,6 +6,7 @@ import { webhooks } from "../db/schema";
 import { type Changes, changeOne, createOne, removeOne, type WriteContext } from "../db/write";
 import { ApiError } from "../models/error";
 import { durations, limits } from "../models/limits";
+import type { Client } from "../models/scopes";
 import { type DeliveryState, type NewWebhook, Webhook, type WebhookPatch } from "../models/webhook";
 import { configOf, endpointColumns, endpointOf, retiring } from "./endpoints";
 import { replayedSecret } from "./replayed-secret";
@@ -43,9 +44,16 @@ const withConfig = ({
 	config: configOf({ ...answered, secret, retiredSecrets, version }),
 });
 
-/** The webhook `id` (404 when there is none), and the config its Durable Object delivers with. */
-export const getEndpoint = async (db: Db, id: number) =>
-	withConfig(await webhookEndpoint.find(db, id));
+/**
+ * The webhooks `client` acts on: those it created; the root token, every one. Another's is not found, exactly as
+ * one that does not exist.
+ */
+export const ownedBy = (client: Client) =>
+	client.key === undefined ? undefined : eq(webhooks.owner, client.key);
+
+/** The webhook `id` (404 when there is none, or it is not `owned`), and the config its endpoint delivers with. */
+export const getEndpoint = async (db: Db, id: number, owned?: SQL) =>
+	withConfig(await webhookEndpoint.find(db, id, owned));
 
 /** The webhook with its endpoint's delivery state. */
 export const withDeliveryState = async <T extends { id: number }>(env: Env, answered: T) => ({
@@ -54,7 +62,13 @@ export const withDeliveryState = async <T extends { id: number }>(env: Env, answ
 });
 
 /** Stores the webhook, secret sealed (its idempotency record too), unless `limits.webhooks` exist; shows it once. */
-export const createWebhook = async (ctx: WriteContext, env: Env, body: NewWebhook) => {
+export const createWebhook = async (
+	ctx: WriteContext,
+	env: Env,
+	client: Client,
+	body: NewWebhook,
+) => {
+	const owner = client.key ?? null;
 	const url = storableUrl(body.url, env);
 	const secret = newSecret();
 	const sealed = await sealSecret(secret, env);
@@ -63,11 +77,17 @@ export const createWebhook = async (ctx: WriteContext, env: Env, body: NewWebhoo
 		// One statement counts and inserts, so two creations cannot both pass the count.
 		refuse: [
 			[
-				gte(ctx.db.select({ n: count() }).from(webhooks), limits.webhooks),
+				gte(
+					ctx.db
+						.select({ n: count() })
+						.from(webhooks)
+						.where(owner === null ? isNull(webhooks.owner) : eq(webhooks.owner, owner)),
+					limits.webhooks,
+				),
 				() => new ApiError("webhook_limit"),
 			],
 		],
-		steps: ({ insert }) => [insert({ ...body, url, secret: sealed, createdAt })],
+		steps: ({ insert }) => [insert({ ...body, url, secret: sealed, createdAt, owner })],
 	});
 	const { webhook: answered } = withConfig(created);
 	const shown =
@@ -82,10 +102,12 @@ const change = async (
 	ctx: WriteContext,
 	env: Env,
 	id: number,
+	owned: SQL | undefined,
 	set: Changes<typeof webhookEndpoint>,
 	disabled?: boolean,
 ) => {
 	const changed = await changeOne(ctx, webhookEndpoint, id, {
+		within: owned,
 		steps: ({ update }) => [update(set)],
 	});
 	const { webhook, config } = withConfig(changed);
@@ -94,19 +116,31 @@ const change = async (
 };
 
 /** Applies `updateWebhook`'s changes (a URL stored normalised); `disabled` pauses or resumes its deliveries. */
-export const updateWebhook = (ctx: WriteContext, env: Env, id: number, patch: WebhookPatch) =>
+export const updateWebhook = (
+	ctx: WriteContext,
+	env: Env,
+	id: number,
+	owned: SQL | undefined,
+	patch: WebhookPatch,
+) =>
 	change(
 		ctx,
 		env,
 		id,
+		owned,
 		patch.url === undefined ? patch : { ...patch, url: storableUrl(patch.url, env) },
 		patch.disabled,
 	);
 
 /** Replaces the secret with a new one, shown this once; the old one signs on for `durations.secretOverlap`. */
-export const rotateWebhookSecret = async (ctx: WriteContext, env: Env, id: number) => {
+export const rotateWebhookSecret = async (
+	ctx: WriteContext,
+	env: Env,
+	id: number,
+	owned: SQL | undefined,
+) => {
 	const secret = newSecret();
-	const rotated = await change(ctx, env, id, {
+	const rotated = await change(ctx, env, id, owned, {
 		secret: await sealSecret(secret, env),
 		retiredSecrets: retiring(sql`${ctx.now}`, sql`${ctx.now + durations.secretOverlap}`),
 	});
@@ -114,14 +148,26 @@ export const rotateWebhookSecret = async (ctx: WriteContext, env: Env, id: numbe
 };
 
 /** Deletes the webhook unless it changed since `If-Match`, and its endpoint forgets everything. */
-export const deleteWebhook = async (ctx: WriteContext, env: Env, id: number) => {
-	await removeOne(ctx, webhook, id, { steps: ({ remove }) => [remove()] });
+export const deleteWebhook = async (
+	ctx: WriteContext,
+	env: Env,
+	id: number,
+	owned: SQL | undefined,
+) => {
+	await removeOne(ctx, webhook, id, { within: owned, steps: ({ remove }) => [remove()] });
 	await endpointOf(env, id).forget();
 };
 
 /** Has the webhook's endpoint send again every event it receives after event `after`. */
-export const replayWebhook = async (db: Db, env: Env, id: number, after: number, now: number) => {
-	const { webhook, config } = await getEndpoint(db, id);
+export const replayWebhook = async (
+	db: Db,
+	env: Env,
+	id: number,
+	owned: SQL | undefined,
+	after: number,
+	now: number,
+) => {
+	const { webhook, config } = await getEndpoint(db, id, owned);
 	const { events, createdAt } = webhook;
 	await endpointOf(env, id).replay(config, { after, events, createdAt }, now);
 };

@@ -1,12 +1,20 @@
-import { type SQL, sql } from "drizzle-orm";
+import { eq, not, type SQL, sql } from "drizzle-orm";
 import { apiKey } from "../../db/resources";
 import { apiKeys } from "../../db/schema";
-import { changeOne, createOne, type Refusal, removeOne, type WriteContext } from "../../db/write";
+import {
+	changeOne,
+	createOne,
+	exists,
+	type Refusal,
+	removeOne,
+	type WriteContext,
+} from "../../db/write";
 import { forgetKey, insufficientScope } from "../../http/auth";
 import { ApiError } from "../../models/error";
 import type { KeyPatch, NewKey } from "../../models/key";
 import { keyHash, newKeySecret, startOf } from "../../models/key-secret";
 import { type Client, type Scope, scopes } from "../../models/scopes";
+import { disablingSteps, enabledWebhooksOf, pauseEndpoints } from "../../webhooks/disable";
 
 /**
  * Refuses to make a key with scopes `client` lacks, or that outlives it: no key makes or widens a key beyond its
@@ -107,8 +115,16 @@ export const rollKey = async (
 	return { ...rolled, secret };
 };
 
-/** Revokes a key: it stops working here at once, elsewhere within 10 seconds. */
-export const revokeKey = async (ctx: WriteContext, id: number) => {
-	await removeOne(ctx, apiKey, id, { steps: ({ remove }) => [remove()] });
+/**
+ * Revokes a key: it stops working here at once, elsewhere within 10 seconds; its webhooks are disabled in the same
+ * batch, each recording `webhook.disabled`, and their endpoints start no new delivery.
+ */
+export const revokeKey = async (ctx: WriteContext, env: Env, id: number) => {
+	const enabled = await enabledWebhooksOf(ctx.db, env, id);
+	const revoked = not(exists(apiKeys, eq(apiKeys.id, id)));
+	await removeOne(ctx, apiKey, id, {
+		steps: ({ remove }) => [remove(), ...disablingSteps(ctx, id, enabled, revoked)],
+	});
 	forgetKey(id);
+	await pauseEndpoints(ctx.db, env, [...enabled.keys()], ctx.now);
 };

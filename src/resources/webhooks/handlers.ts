@@ -1,4 +1,5 @@
 import { webhook } from "../../db/resources";
+import { authenticated } from "../../http/auth";
 import { withETag } from "../../http/conditional";
 import { listPage } from "../../http/pagination";
 import type { AppRouteHandler } from "../../http/router";
@@ -12,7 +13,7 @@ export const listWebhooks: AppRouteHandler<typeof routes.listWebhooks> = async (
 	const page = await listPage(
 		c,
 		c.req.valid("query"),
-		(page) => webhook.page(c.var.db, page),
+		(page) => webhook.page(c.var.db, page, webhooks.ownedBy(authenticated(c))),
 		byId,
 	);
 	return c.json(
@@ -22,12 +23,18 @@ export const listWebhooks: AppRouteHandler<typeof routes.listWebhooks> = async (
 };
 
 export const createWebhook: AppRouteHandler<typeof routes.createWebhook> = async (c) => {
-	const created = await webhooks.createWebhook(writeContext(c), c.env, c.req.valid("json"));
+	const created = await webhooks.createWebhook(
+		writeContext(c),
+		c.env,
+		authenticated(c),
+		c.req.valid("json"),
+	);
 	return c.json(withETag(c, created), 201, { Location: webhook.pathOf(created.id) });
 };
 
 export const getWebhook: AppRouteHandler<typeof routes.getWebhook> = async (c) => {
-	const found = await webhook.find(c.var.db, c.req.valid("param").webhookId);
+	const owned = webhooks.ownedBy(authenticated(c));
+	const found = await webhook.find(c.var.db, c.req.valid("param").webhookId, owned);
 	return c.json(withETag(c, await webhooks.withDeliveryState(c.env, found)), 200);
 };
 
@@ -36,6 +43,7 @@ export const updateWebhook: AppRouteHandler<typeof routes.updateWebhook> = async
 		writeContext(c),
 		c.env,
 		c.req.valid("param").webhookId,
+		webhooks.ownedBy(authenticated(c)),
 		c.req.valid("json"),
 	);
 	return c.json(withETag(c, updated), 200);
@@ -48,6 +56,7 @@ export const rotateWebhookSecret: AppRouteHandler<typeof routes.rotateWebhookSec
 		writeContext(c),
 		c.env,
 		c.req.valid("param").webhookId,
+		webhooks.ownedBy(authenticated(c)),
 	);
 	return c.json(withETag(c, rotated), 200);
 };
@@ -57,6 +66,7 @@ export const replayWebhook: AppRouteHandler<typeof routes.replayWebhook> = async
 		c.var.db,
 		c.env,
 		c.req.valid("param").webhookId,
+		webhooks.ownedBy(authenticated(c)),
 		c.req.valid("json").after,
 		c.var.now(),
 	);
@@ -68,7 +78,7 @@ export const listWebhookDeliveries: AppRouteHandler<typeof routes.listWebhookDel
 ) => {
 	const { webhookId } = c.req.valid("param");
 	// The webhook must exist: an endpoint that never received anything has an empty log too.
-	await webhook.find(c.var.db, webhookId);
+	await webhook.find(c.var.db, webhookId, webhooks.ownedBy(authenticated(c)));
 	const endpoint = endpointOf(c.env, webhookId);
 	const page = await listPage(
 		c,
@@ -80,6 +90,11 @@ export const listWebhookDeliveries: AppRouteHandler<typeof routes.listWebhookDel
 };
 
 export const deleteWebhook: AppRouteHandler<typeof routes.deleteWebhook> = async (c) => {
-	await webhooks.deleteWebhook(writeContext(c), c.env, c.req.valid("param").webhookId);
+	await webhooks.deleteWebhook(
+		writeContext(c),
+		c.env,
+		c.req.valid("param").webhookId,
+		webhooks.ownedBy(authenticated(c)),
+	);
 	return c.body(null, 204);
 };

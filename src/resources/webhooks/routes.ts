@@ -99,7 +99,7 @@ export const createWebhook = apiRoute({
 	idempotent: true,
 	tag,
 	summary: "Add a webhook",
-	description: `Subscribes a URL to event types. The answer holds the signing secret, shown this once. At most ${limits.webhooks} webhooks. A replay (same \`Idempotency-Key\` and body) shows the secret again only while it is still the webhook's: once the secret has been rotated, or the webhook deleted (or the key that sealed the secret retired), the replay answers 410 \`gone\`.`,
+	description: `Subscribes a URL to event types. The answer holds the signing secret, shown this once. At most ${limits.webhooks} webhooks per client; a client sees and manages only its own (the root token, all). A replay (same \`Idempotency-Key\` and body) shows the secret again only while it is still the webhook's: once the secret has been rotated, or the webhook deleted (or the key that sealed the secret retired), the replay answers 410 \`gone\`.`,
 	request: { body: jsonBody(NewWebhook, "The endpoint and what it receives.") },
 	errors: ["webhook_limit", "gone"],
 	callbacks: deliveries,
