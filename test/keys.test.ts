@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { isKeySecret, keyHash } from "../src/models/key-secret";
 import {
 	api,
@@ -37,6 +37,10 @@ const newCategory = (secret: string, now = testNow) =>
 	as(secret, now).send("POST", "/categories", { name: uniqueName("Keyed") });
 
 const challengeOf = (response: Response) => response.headers.get("www-authenticate");
+
+afterEach(() => {
+	vi.restoreAllMocks();
+});
 
 describe("an API key", () => {
 	it("is pst_, 32 base62 characters and their CRC32, answered once and stored as its SHA-256 only", async () => {
@@ -273,6 +277,61 @@ describe("a key's lifetime", () => {
 		expect(await lastUsed()).toBe(new Date(testNow).toISOString());
 		await newCategory(key.secret, testNow + 61 * second);
 		expect(await lastUsed()).toBe(new Date(testNow + 61 * second).toISOString());
+	});
+});
+
+describe("a key's cost and its traces", () => {
+	it("costs a write no D1 round trip once this isolate knows it: its use is recorded apart, at most once a minute", async () => {
+		const key = await makeKey(["pets:write"]);
+		const watched = async (now: number) => {
+			const d1 = watchedD1(env.DB);
+			const response = await testApp({
+				credential: key.secret,
+				now,
+				bindings: { DB: d1.binding },
+			}).send("POST", "/categories", { name: uniqueName("Counted") });
+			expect(response.status).toBe(201);
+			return d1.log();
+		};
+		const first = await watched(testNow);
+		expect(first.filter((call) => call.method === "batch")).toHaveLength(1);
+		// The key read, and its use recorded, each on its own: never in the write's batch.
+		const batch = first.find((call) => call.method === "batch");
+		expect(batch?.statements.some(({ sql }) => sql.includes("api_keys"))).toBe(false);
+		expect(
+			first.filter((call) => call.statements.some(({ sql }) => sql.includes("api_keys"))),
+		).toHaveLength(2);
+		const known = await watched(testNow + 5 * second);
+		expect(known).toHaveLength(1);
+		expect(known[0].method).toBe("batch");
+	});
+
+	it("is named in the log by its id, never by its secret", async () => {
+		const key = await makeKey(["pets:write"]);
+		const warnings = vi.spyOn(console, "warn").mockImplementation(() => {});
+		// D1 refuses the record of the key's use, which runs after the response.
+		const refusingUse = new Proxy(env.DB, {
+			get(target, name) {
+				if (name !== "prepare") return Reflect.get(target, name, target).bind(target);
+				return (query: string) => {
+					if (!/^update "api_keys"/i.test(query)) return target.prepare(query);
+					const failing = {
+						bind: () => failing,
+						run: () => Promise.reject(new Error("D1_ERROR: Network connection lost.")),
+					};
+					return failing;
+				};
+			},
+		});
+		const response = await testApp({ credential: key.secret, bindings: { DB: refusingUse } }).send(
+			"POST",
+			"/categories",
+			{ name: uniqueName("Logged") },
+		);
+		expect(response.status).toBe(201);
+		const logged = warnings.mock.calls.map(([line]) => String(line));
+		expect(logged.some((line) => JSON.parse(line).keyId === key.id)).toBe(true);
+		expect(logged.join("\n")).not.toContain(key.secret.slice(4, 12));
 	});
 });
 

@@ -16,6 +16,7 @@ import {
 	token,
 	uniqueName,
 } from "./support/api";
+import { createWebhook } from "./support/webhooks";
 
 const current = "2026-07-28";
 
@@ -603,6 +604,29 @@ describe("a tool call is the API call", () => {
 		});
 		expect(read.structuredContent).toEqual({ petId: pet.id, quantity: 5, status: "available" });
 		expect(await stockOf(pet.id)).toBe(5);
+	});
+
+	it("acts as the key of its /mcp request: its scopes, and its webhooks only", async () => {
+		const made = await send("POST", "/keys", {
+			name: uniqueName("Agent"),
+			scopes: ["orders:write", "webhooks:manage"],
+		});
+		const { secret } = await made.json<{ secret: string }>();
+		await createWebhook(["pet.created"]);
+		const client = await connect({ authorization: `Bearer ${secret}` });
+		const pet = await stockedPet(5);
+		const placed = await client.callTool({
+			name: "placeOrder",
+			arguments: { body: { petId: pet.id, quantity: 1 } },
+		});
+		expect(placed.isError).toBeFalsy();
+		const refused = await client.callTool({
+			name: "createCategory",
+			arguments: { body: { name: uniqueName("Agent") } },
+		});
+		expect(refused.structuredContent).toMatchObject({ code: "forbidden", status: 403 });
+		const listed = await client.callTool({ name: "listWebhooks", arguments: {} });
+		expect(listed.structuredContent).toEqual({ items: [] });
 	});
 
 	it("answers a deleted resource's 204 as text without structured content", async () => {
