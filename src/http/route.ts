@@ -22,15 +22,12 @@ import { errorResponses, everyResponseHeaders } from "./responses";
 import { bookmarkParam, bookmarkResponseHeader, d1Session } from "./session";
 import { optionalHeader } from "./validation";
 
-/** A tag of the document: what groups operations, under one of the groups of src/openapi.ts. */
+/** A tag of the document, under the group `parent` of src/openapi.ts; `icon` names a Font Awesome icon. */
 export type Tag = {
 	name: string;
-	/** The page title GitBook and Scalar show. */
 	title: string;
 	description: string;
-	/** A Font Awesome icon name, for GitBook. */
 	icon: string;
-	/** The group it sits in, by name. */
 	parent: string;
 };
 
@@ -50,14 +47,11 @@ type ApiRouteConfig = Omit<RouteConfig, "method" | "middleware" | "security" | "
 		operationId: string;
 		summary: string;
 		description: string;
-		/** The query is an object, so that a parameter it does not define can be refused. */
+		/** An object, so that a parameter it does not define can be refused. */
 		request?: RouteConfig["request"] & { query?: z.ZodObject };
-		/** The one tag that groups the operation: it is in the document because an operation carries it. */
+		/** The document lists a tag only because an operation carries it. */
 		tag: Tag;
-		/**
-		 * The operation answers one resource that has a strong `ETag`: a read answers 304 to `If-None-Match`, a change
-		 * honours `If-Match` (412).
-		 */
+		/** Answers one resource with a strong `ETag`: a read 304 to `If-None-Match`, a change 412 to `If-Match`. */
 		conditional?: true;
 		/** The error codes the handler itself throws; those every such operation can answer are added. */
 		errors?: ErrorCode[];
@@ -73,7 +67,7 @@ export type RouteFlags = Pick<ApiRouteConfig, "conditional" | "errors" | "lifecy
 // A symbol: the document generator copies a route's other fields into the operation it writes.
 const flags = Symbol("route flags");
 
-/** The flags `apiRoute` was given, on a route it made (or on a copy, as sub-routers make); none on other routes. */
+/** The flags `apiRoute` was given, on a route it made (or a sub-router's copy of one). */
 export const flagsOf = (route: RouteConfig): RouteFlags | undefined =>
 	(route as { [flags]?: RouteFlags })[flags];
 
@@ -95,7 +89,7 @@ type ApiRoute<R extends ApiRouteConfig> = Omit<
 		middleware: MiddlewareHandler<AppEnv>[];
 	};
 
-/** Where the reference page (Scalar) documents an operation: its anchor, as a valid URI. */
+/** Where the reference page (Scalar) documents an operation, as a valid URI. */
 const documentationOf = ({ tag, method, path }: ApiRouteConfig) =>
 	encodeURI(`/reference#tag/${tag.name.toLowerCase()}/${method.toUpperCase()}${path}`);
 
@@ -112,8 +106,7 @@ const etagHeader = {
 const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
 	[name]: optionalHeader(z.string()).openapi({
 		param: { name, in: "header", example: '"1"' },
-		// The example is an ETag of a seeded row's first version, which a request sent as it stands would not
-		// want to match or miss: the description says where the real value comes from.
+		// The example, a seeded row's first ETag, is no value to rely on: the description says where one comes from.
 		description:
 			name === "If-Match"
 				? "An earlier response's `ETag`: change the resource only while it still has it (412 otherwise)."
@@ -122,12 +115,8 @@ const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
 });
 
 /**
- * `createRoute` with the API's cross-cutting metadata derived in one place. A `scope` adds the credential check,
- * its security requirement and its scope; writes (every method but GET) are rate-limited per client, reads per
- * address; authenticated reads and writes are never stored by a cache, public reads are revalidated; `conditional` routes get
- * their ETag, `If-None-Match` on reads and `If-Match` on writes; deprecated
- * routes their headers and the note on their sunset; every route its D1 session, the error responses it can
- * answer and the headers of every response.
+ * `createRoute` with the API's cross-cutting metadata derived in one place: credential check and rate limits,
+ * caching, ETags, deprecation, the D1 session, and the error responses and headers each route can answer.
  */
 export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> => {
 	const {
@@ -139,7 +128,6 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 		tag,
 		...config
 	} = route as R & { idempotent?: true };
-	const routeFlags: RouteFlags = { scope, conditional, errors, idempotent, lifecycle, tag };
 	// Every operation reaches D1, so any can meet a platform failure: a 503, never a 500.
 	const implied: ErrorCode[] = ["validation_error", "internal_error", "unavailable"];
 	const write = isWrite(config.method);
@@ -151,10 +139,8 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 		// First, so that every answer carries the deprecation, a 400 for a bad header included.
 		middleware.push(deprecationHeaders(lifecycle.deprecated, documentationOf(route)));
 	}
-	if (write) {
-		// Every request body is size-limited and held to the JSON rules (src/app.ts).
-		implied.push("payload_too_large", "malformed_json", "unsupported_media_type");
-	}
+	// Every request body is size-limited and held to the JSON rules (src/app.ts).
+	if (write) implied.push("payload_too_large", "malformed_json", "unsupported_media_type");
 	// Authentication first: the write budget is the client's, and a request that fails it spends its own.
 	if (scope) {
 		implied.push("unauthorized", "forbidden");
@@ -186,19 +172,6 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 		query: (config.request?.query ?? z.object({})).strict(),
 		headers: declared instanceof z.ZodObject ? declared.extend(headers) : z.object(headers),
 	};
-	const successes = Object.fromEntries(
-		Object.entries(config.responses).map(([status, response]) => [
-			status,
-			{
-				...response,
-				headers: {
-					...((status === "200" || status === "201") && (conditional || write) && etagHeader),
-					...(status === "201" && idempotent && replayedHeader),
-					...("headers" in response && response.headers),
-				},
-			},
-		]),
-	);
 	const onEveryResponse = {
 		...everyResponseHeaders,
 		...cacheControlHeader(cachePolicy),
@@ -207,14 +180,19 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 	};
 	const responses = Object.fromEntries(
 		Object.entries({
-			...successes,
+			...config.responses,
 			...(conditional && !write && { 304: { description: "Not modified." } }),
 			...errorResponses(...implied, ...errors),
 		}).map(([status, response]) => [
 			status,
 			{
 				...response,
-				headers: { ...onEveryResponse, ...("headers" in response && response.headers) },
+				headers: {
+					...onEveryResponse,
+					...((status === "200" || status === "201") && (conditional || write) && etagHeader),
+					...(status === "201" && idempotent && replayedHeader),
+					...("headers" in response && response.headers),
+				},
 			},
 		]),
 	);
@@ -236,7 +214,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 		middleware,
 		request,
 		responses,
-		[flags]: routeFlags,
+		[flags]: { scope, conditional, errors, idempotent, lifecycle, tag } satisfies RouteFlags,
 		// The idempotency header is derived above, which TypeScript cannot follow.
 	}) as unknown as ApiRoute<R>;
 };
