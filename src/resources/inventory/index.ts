@@ -1,8 +1,31 @@
+import { inventoryItem } from "../../db/resources";
+import { withETag } from "../../http/conditional";
+import { listPage } from "../../http/pagination";
 import { createRouter } from "../../http/router";
-import * as handlers from "./handlers";
+import { writeContext } from "../../http/write-context";
+import { byPetId } from "../../models/inventory";
+import * as queries from "./queries";
 import * as routes from "./routes";
 
 export const inventoryRouter = createRouter()
-	.openapi(routes.listInventory, handlers.listInventory)
-	.openapi(routes.getInventoryItem, handlers.getInventoryItem)
-	.openapi(routes.setInventory, handlers.setInventory);
+	.openapi(routes.listInventory, async (c) => {
+		const page = await listPage(
+			c,
+			c.req.valid("query"),
+			(filter) => queries.listInventory(c.var.db, filter),
+			byPetId,
+		);
+		return c.json(page, 200);
+	})
+	.openapi(routes.getInventoryItem, async (c) => {
+		const item = await inventoryItem.find(c.var.db, c.req.valid("param").petId);
+		return c.json(withETag(c, item), 200);
+	})
+	.openapi(routes.setInventory, async (c) => {
+		const item = await queries.setInventory(
+			writeContext(c),
+			c.req.valid("param").petId,
+			c.req.valid("json").quantity,
+		);
+		return c.json(withETag(c, item), 200);
+	});

@@ -1,11 +1,44 @@
-import { createRouter } from "../../http/router";
-import * as handlers from "./handlers";
+import { pet } from "../../db/resources";
+import { withETag } from "../../http/conditional";
+import { listPage } from "../../http/pagination";
+import { type AppRouteHandler, createRouter } from "../../http/router";
+import { writeContext } from "../../http/write-context";
+import { byId } from "../../models/id";
+import * as queries from "./queries";
 import * as routes from "./routes";
 
+const update =
+	(route: "replacePet" | "updatePet"): AppRouteHandler<(typeof routes)[typeof route]> =>
+	async (c) => {
+		const updated = await queries.updatePet(
+			writeContext(c),
+			c.req.valid("param").petId,
+			c.req.valid("json"),
+		);
+		return c.json(withETag(c, updated), 200);
+	};
+
 export const petsRouter = createRouter()
-	.openapi(routes.listPets, handlers.listPets)
-	.openapi(routes.createPet, handlers.createPet)
-	.openapi(routes.getPetById, handlers.getPetById)
-	.openapi(routes.replacePet, handlers.replacePet)
-	.openapi(routes.updatePet, handlers.updatePet)
-	.openapi(routes.deletePet, handlers.deletePet);
+	.openapi(routes.listPets, async (c) => {
+		const page = await listPage(
+			c,
+			c.req.valid("query"),
+			(filter) => queries.listPets(c.var.db, filter),
+			byId,
+		);
+		return c.json(page, 200);
+	})
+	.openapi(routes.createPet, async (c) => {
+		const created = await queries.createPet(writeContext(c), c.req.valid("json"));
+		return c.json(withETag(c, created), 201, { Location: pet.pathOf(created.id) });
+	})
+	.openapi(routes.getPetById, async (c) => {
+		const found = await pet.find(c.var.db, c.req.valid("param").petId);
+		return c.json(withETag(c, found), 200);
+	})
+	.openapi(routes.replacePet, update("replacePet"))
+	.openapi(routes.updatePet, update("updatePet"))
+	.openapi(routes.deletePet, async (c) => {
+		await queries.deletePet(writeContext(c), c.req.valid("param").petId);
+		return c.body(null, 204);
+	});
