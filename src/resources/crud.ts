@@ -24,29 +24,6 @@ type EventNoun = {
 		: never;
 }[EventType];
 
-type Crud<
-	R extends Resource<SQLiteTable, { id: number }>,
-	New extends z.ZodObject,
-	Patch extends z.ZodType,
-	One extends z.ZodObject,
-	Many extends z.ZodArray,
-	Noun extends EventNoun,
-	Nouns extends string,
-> = {
-	/** The resource, as src/db/resources.ts declares it. */
-	resource: R;
-	/** The document's tag of its operations. */
-	tag: Tag;
-	/** The scope its writes need. */
-	scope: Scope;
-	/** What one and several are called, in operation ids, messages and event types: `category`, `categories`. */
-	noun: [Noun, Nouns];
-	/** What it is answered and written as: one created or replaced, a patch, one, and a page. */
-	models: { New: New; Patch: Patch; One: One; Many: Many };
-	/** What refuses a deletion, and the error codes it answers with. */
-	removal?: { refuse: (id: number) => Refusal[]; errors: ErrorCode[]; description: string };
-};
-
 /** A request validated against one of the routes below. */
 type Given = Context<
 	AppEnv,
@@ -79,7 +56,19 @@ export const crud = <
 	noun: [one, many],
 	models: { New, Patch, One, Many },
 	removal,
-}: Crud<R, New, Patch, One, Many, Noun, Nouns>) => {
+}: {
+	/** As src/db/resources.ts declares it. */
+	resource: R;
+	tag: Tag;
+	/** What its writes need. */
+	scope: Scope;
+	/** What one and several are called, in operation ids, messages and event types: `category`, `categories`. */
+	noun: [Noun, Nouns];
+	/** What it is answered and written as: one created or replaced, a patch, one, and a page. */
+	models: { New: New; Patch: Patch; One: One; Many: Many };
+	/** What refuses a deletion, and the error codes it answers with. */
+	removal?: { refuse: (id: number) => Refusal[]; errors: ErrorCode[]; description: string };
+}) => {
 	const path: R["path"] = resource.path;
 	const itemPath: R["itemPath"] = resource.itemPath;
 	const param: R["param"] = resource.param;
@@ -190,19 +179,15 @@ export const crud = <
 		return c.json(withETag(c, created), 201, { Location: `${path}/${created.id}` });
 	};
 	const get = async (c: Given) => c.json(withETag(c, await resource.find(c.var.db, idOf(c))), 200);
-	const change = async (c: Given) =>
-		c.json(
-			withETag(
-				c,
-				await changeOne(writeContext(c), resource, idOf(c), {
-					steps: ({ update, event: record }) => [
-						update(c.req.valid("json") as Partial<Fields<R>>),
-						record(event("updated")),
-					],
-				}),
-			),
-			200,
-		);
+	const change = async (c: Given) => {
+		const changed = await changeOne(writeContext(c), resource, idOf(c), {
+			steps: ({ update, event: record }) => [
+				update(c.req.valid("json") as Partial<Fields<R>>),
+				record(event("updated")),
+			],
+		});
+		return c.json(withETag(c, changed), 200);
+	};
 	const remove = async (c: Given) => {
 		const id = idOf(c);
 		await removeOne(writeContext(c), resource, id, {
