@@ -10,7 +10,7 @@ import { limitFailedAuth } from "./rate-limit";
 
 /** The token `.dev.vars.example` gives local development: never accepted anywhere else. */
 const developmentToken = "petstore-dev-token";
-/** Outside local development a token must be at least this long: one a client could guess is no secret. */
+/** Outside local development: a token a client could guess is no secret. */
 const minTokenLength = 32;
 
 const encoder = new TextEncoder();
@@ -20,18 +20,13 @@ const sha256 = (text: string) => crypto.subtle.digest("SHA-256", encoder.encode(
 const weakness = (token: string, local: boolean) => {
 	if (local) return undefined;
 	if (token === developmentToken) return "it is the development token";
-	if (token.length < minTokenLength) {
-		return `it is shorter than ${minTokenLength} characters`;
-	}
+	if (token.length < minTokenLength) return `it is shorter than ${minTokenLength} characters`;
 };
 
-// The accepted tokens' digests, computed once per isolate and configuration rather than on every write.
+// Computed once per isolate and configuration rather than on every write.
 let configured: { secret: string; local: boolean; digests: Promise<ArrayBuffer[]> } | undefined;
 
-/**
- * The digests of the configured tokens this Worker accepts. Outside local development, the development token
- * and short tokens are refused (writes fail closed), and the log says why, once per isolate.
- */
+/** The digests of the configured tokens not refused as weak (logged, once per isolate): writes fail closed. */
 const acceptedDigests = (env: Env) => {
 	const secret = env.API_TOKEN ?? "";
 	const local = env.LOCAL_DEVELOPMENT === "true";
@@ -55,7 +50,7 @@ const acceptedDigests = (env: Env) => {
 	return configured.digests;
 };
 
-/** The digest of `candidate` when it is an accepted token, comparing in constant time and every one every time. */
+/** The digest of `candidate` if it is an accepted token, compared in constant time with every one. */
 const acceptedDigest = async (candidate: string, env: Env) => {
 	const presented = await sha256(candidate);
 	let matched = false;
@@ -90,9 +85,8 @@ export const forgetKey = (id: number) => {
 };
 
 /**
- * The key whose secret is `secret`, read from D1 at most once per {@link keyTrustMs} per isolate, if it works at
- * `now`: not expired, and, for a rolled key's previous secret, within its window. Its use is recorded (at most once
- * a minute, after the response).
+ * The key whose secret is `secret`, read from D1 at most once per {@link keyTrustMs}, if it works at `now`: not
+ * expired, and a rolled key's previous secret only within its window. Its use is recorded after the response.
  */
 const keyFor = async (c: Context<AppEnv>, secret: string, now: number) => {
 	const hash = await keyHash(secret);
@@ -151,10 +145,8 @@ const clientOf = async (c: Context<AppEnv>, credential: string): Promise<Client 
 };
 
 /**
- * Requires `Authorization: Bearer <credential>` (RFC 6750): an API key, or one of the comma-separated root tokens
- * of the `API_TOKEN` secret; names the client for its budget, idempotency scope and webhooks. A request that
- * fails is counted on its address's own budget, so that it never spends a client's. With no root token and no
- * key, every such request is refused: the API fails closed.
+ * Requires `Authorization: Bearer <credential>` (RFC 6750): an API key, or a root token of the `API_TOKEN` secret.
+ * A request that fails is counted on its address's budget, never a client's.
  */
 export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
 	const bearer = /^Bearer(?: +(.*))?$/i.exec(c.req.header("authorization") ?? "");

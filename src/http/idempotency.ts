@@ -40,9 +40,8 @@ const canonicalJson = (value: unknown): string => {
 };
 
 /**
- * An idempotent route's middleware (`idempotent: true` in `apiRoute`): the request's `Idempotency-Key` (validated
- * by the route; empty means absent) and the SHA-256 of its operation and JSON body, for its create to store with
- * its answer or to compare with a stored one (src/db/write.ts).
+ * Sets the request's `Idempotency-Key` (validated by the route; empty means absent) and the SHA-256 of its
+ * operation and JSON body, which its create stores or compares with a stored one (src/db/write.ts).
  */
 export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
 	const key = c.req.header("Idempotency-Key") || undefined;

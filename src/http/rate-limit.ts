@@ -17,12 +17,11 @@ const addressOf = (c: Context) => c.req.header("cf-connecting-ip") ?? "unknown";
  * through: it protects capacity, and its outage must not become the API's (logged once per request).
  */
 const spend = async (c: Context<AppEnv>, limiter: RateLimit, key: string) => {
-	let success: boolean;
+	let success = true;
 	try {
 		({ success } = await limiter.limit({ key }));
 	} catch (error) {
 		log("warn", { part: "rate-limiter", requestId: c.var.requestId, error: String(error) });
-		return;
 	}
 	if (!success) {
 		throw new ApiError("rate_limited", undefined, undefined, {
@@ -31,21 +30,20 @@ const spend = async (c: Context<AppEnv>, limiter: RateLimit, key: string) => {
 	}
 };
 
-/** Limits writes per client (its key, or the root token), after authentication. */
+/** Limits writes per client, after authentication. */
 export const limitWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
 	await spend(c, c.env.WRITE_LIMITER, c.var.client?.budget ?? addressOf(c));
 	await next();
 };
 
-/** Counts a read on its address's budget, a generous one of its own; refuses it past the budget. */
+/** Counts a read on its address's budget, a generous one of its own. */
 export const spendReads = (c: Context<AppEnv>) => spend(c, c.env.READ_LIMITER, addressOf(c));
 
-/** Limits reads per address. */
 export const limitReads: MiddlewareHandler<AppEnv> = async (c, next) => {
 	await spendReads(c);
 	await next();
 };
 
-/** Counts a failed authentication on its address's own budget: it never spends a token holder's. */
+/** Counts a failed authentication on its address's own budget. */
 export const limitFailedAuth = (c: Context<AppEnv>) =>
 	spend(c, c.env.AUTH_FAILURE_LIMITER, addressOf(c));
