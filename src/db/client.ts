@@ -1,9 +1,8 @@
 import { drizzle } from "drizzle-orm/d1";
 
 /**
- * A Drizzle client over a D1 session (the Sessions API), opened by its first query: reads may be served by a
- * read replica that has caught up with `bookmark`, writes start at the primary. A request that never queries
- * opens none.
+ * A Drizzle client over a D1 session, opened by its first query (a request that never queries opens none): reads
+ * may be served by a replica that has caught up with `bookmark`, writes start at the primary.
  */
 export const openSession = (
 	d1: D1Database,

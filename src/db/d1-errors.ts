@@ -7,12 +7,9 @@ const messages = (error: unknown): string[] =>
 			: [String(error)];
 
 /**
- * D1's messages for a failure of the platform rather than of the statement
- * (https://developers.cloudflare.com/d1/observability/debug-d1/#error-list), and, under local development,
- * SQLite's busy, locked or unreadable database file; each marked whether a read that met it may simply be sent
- * again: those Cloudflare documents as safe to retry (https://developers.cloudflare.com/d1/best-practices/retry-queries/),
- * D1's internal error (a local session meets it while the database file is locked), and a locked database,
- * which ran nothing.
+ * D1's messages for a failure of the platform rather than of the statement, and locally SQLite's busy, locked or
+ * unreadable file; `true` where a read may simply be sent again: those Cloudflare documents as safe to retry, D1's
+ * internal error (a local session meets it while the file is locked), and a locked database, which ran nothing.
  */
 const platformFailures = Object.entries({
 	"internal error; reference": true,

@@ -15,15 +15,11 @@ export const petNames = sqliteTable("pet_names", {
 	nameKey: text("name_key").notNull(),
 });
 
-/** Name matches a list request examines at most: a page of a broad name fills, or ends early, within them. */
-const window = limits.nameMatchesPerRequest;
-
 /**
- * Pets as the API answers them, walked in id order, whose name holds `name` (case-insensitively, every character
- * literal) when one is given, found through the trigram index (the route asks for three characters at least):
- * `query` reads them, `id` is the column to page and order by, `holds` the name test. A request examines at most
- * `window` matches after `after`: `windowEnd` reads the last of them when there are more, where the next page then
- * starts.
+ * Pets as the API answers them whose name holds `name` (case-insensitively, every character literal), if given,
+ * through the trigram index: `query` reads them, `id` pages and orders them, `holds` tests the name. A request
+ * examines at most `limits.nameMatchesPerRequest` matches after `after`: `windowEnd` reads the last of them, where
+ * the next page starts.
  */
 export const petsNamed = (db: Db, name: string | undefined, after: number) => {
 	if (name === undefined) {
@@ -38,7 +34,7 @@ export const petsNamed = (db: Db, name: string | undefined, after: number) => {
 		.where(matches)
 		.orderBy(petNames.rowid)
 		.limit(1)
-		.offset(window - 1);
+		.offset(limits.nameMatchesPerRequest - 1);
 	return {
 		// CROSS JOIN keeps the index first: the walk examines name matches, never a status's or category's rows.
 		query: () => db.select({ answer: pet.answer() }).from(petNames).crossJoin(pets).$dynamic(),

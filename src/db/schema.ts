@@ -8,7 +8,9 @@ import type { Scope } from "../models/scopes";
 /** Bumped by every write of the row: the row's strong ETag, comparable inside a conditional UPDATE. */
 const version = () => integer("version").notNull().default(1);
 
+// A CHECK constraint's values are literals: DDL takes no parameters.
 const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
+const bound = (value: number) => sql.raw(String(value));
 
 export const categories = sqliteTable(
 	"categories",
@@ -24,11 +26,11 @@ export const categories = sqliteTable(
 		uniqueIndex("categories_name_key_unique").on(t.nameKey),
 		check(
 			"categories_name_length",
-			sql`length(${t.name}) BETWEEN 1 AND ${sql.raw(String(limits.categoryName))}`,
+			sql`length(${t.name}) BETWEEN 1 AND ${bound(limits.categoryName)}`,
 		),
 		check(
 			"categories_description_length",
-			sql`${t.description} IS NULL OR length(${t.description}) <= ${sql.raw(String(limits.categoryDescription))}`,
+			sql`${t.description} IS NULL OR length(${t.description}) <= ${bound(limits.categoryDescription)}`,
 		),
 	],
 );
@@ -54,10 +56,7 @@ export const pets = sqliteTable(
 		index("pets_status").on(t.status, t.id),
 		// Both filters at once walk one index too: no page reads the rows of the other status.
 		index("pets_category_id_status").on(t.categoryId, t.status, t.id),
-		check(
-			"pets_name_length",
-			sql`length(${t.name}) BETWEEN 1 AND ${sql.raw(String(limits.petName))}`,
-		),
+		check("pets_name_length", sql`length(${t.name}) BETWEEN 1 AND ${bound(limits.petName)}`),
 		check("pets_status_valid", sql`${t.status} IN (${inList(petStatuses)})`),
 	],
 );
@@ -72,10 +71,7 @@ export const inventory = sqliteTable(
 		version: version(),
 	},
 	(t) => [
-		check(
-			"inventory_quantity_range",
-			sql`${t.quantity} BETWEEN 0 AND ${sql.raw(String(limits.stock))}`,
-		),
+		check("inventory_quantity_range", sql`${t.quantity} BETWEEN 0 AND ${bound(limits.stock)}`),
 	],
 );
 
@@ -95,10 +91,7 @@ export const orders = sqliteTable(
 		index("orders_pet_id").on(t.petId, t.id),
 		index("orders_complete").on(t.complete, t.id),
 		index("orders_pet_id_complete").on(t.petId, t.complete, t.id),
-		check(
-			"orders_quantity_range",
-			sql`${t.quantity} BETWEEN 1 AND ${sql.raw(String(limits.orderQuantity))}`,
-		),
+		check("orders_quantity_range", sql`${t.quantity} BETWEEN 1 AND ${bound(limits.orderQuantity)}`),
 	],
 );
 
@@ -109,9 +102,7 @@ export const idempotencyKeys = sqliteTable(
 		key: text("key").primaryKey(),
 		/** SHA-256 of the operation and its canonical JSON body. */
 		requestHash: text("request_hash").notNull(),
-		/** The response body, as sent. */
 		body: text("body").notNull(),
-		/** The response's ETag, as sent. */
 		etag: text("etag").notNull(),
 		/** Unix milliseconds. */
 		createdAt: integer("created_at").notNull(),

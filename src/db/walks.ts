@@ -5,10 +5,9 @@ import type { Db } from "./client";
 type Walk<Row> = BatchItem<"sqlite"> & PromiseLike<Row[]>;
 
 /**
- * The first `size` rows, in id order, of a list filtered by one of several values (pet statuses, event types):
- * one walk per value asked for, or one over every value, run in one batch (with `alongside`, whose rows come back
- * beside them). SQLite walks a `(value, id)` index in id order for one value only, and for `value IN (…)` would
- * sort every matching row; separate walks stop at the page.
+ * The first `size` rows, in id order, of a list filtered by any of several values (pet statuses, event types): a
+ * walk per value (or one over all), in one batch with `alongside`. SQLite walks a `(value, id)` index in id order
+ * for one value only, and for `value IN (…)` would sort every matching row; separate walks stop at the page.
  */
 export const walkEach = async <Value, Row, Alongside = never>(
 	db: Db,
