@@ -49,9 +49,7 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	app.use(except(["/doc", referencePages], localSchemaCheck()));
 	// Writes to these record events (src/db/write.ts): once one has succeeded, the outbox is nudged. A
 	// wildcard matches the collection's own path too.
-	for (const { path } of Object.values(resources)) {
-		app.use(`${path}/*`, nudgeOutbox);
-	}
+	for (const { path } of Object.values(resources)) app.use(`${path}/*`, nudgeOutbox);
 
 	const routes = app
 		.route("/", petsRouter)

@@ -41,26 +41,19 @@ export const info = {
 };
 
 /** A tag as the document writes it, with the words GitBook and Scalar read. */
-const documented = ({
-	name,
-	title,
-	description,
-	icon,
-	parent,
-}: Omit<Tag, "parent"> & { parent?: string }) => ({
-	name,
-	description,
-	"x-displayName": title,
-	"x-page-title": title,
-	"x-page-description": description,
-	"x-page-icon": icon,
-	...(parent && { "x-parent": parent }),
+const documented = (tag: Omit<Tag, "parent"> & { parent?: string }) => ({
+	name: tag.name,
+	description: tag.description,
+	"x-displayName": tag.title,
+	"x-page-title": tag.title,
+	"x-page-description": tag.description,
+	"x-page-icon": tag.icon,
+	...(tag.parent && { "x-parent": tag.parent }),
 });
 
 /**
- * The document's metadata for `app`: its tags are those its operations carry, in the order they are registered,
- * each under its group, and the same grouping as `x-tagGroups`, for renderers that read tag groups rather than
- * `x-parent`.
+ * The document's metadata for `app`: the tags its operations carry, in order of registration, each under its group
+ * (`x-parent`), and the same grouping as `x-tagGroups`, for renderers that read those instead.
  */
 export const documentFor = (app: OpenAPIHono<AppEnv>) => {
 	const tags = [
@@ -71,18 +64,16 @@ export const documentFor = (app: OpenAPIHono<AppEnv>) => {
 			}),
 		).values(),
 	];
+	const inGroup = (group: { name: string }) => tags.filter((tag) => tag.parent === group.name);
 	return {
 		openapi: "3.0.3",
 		info,
 		// Absolute, so that a collection imported from it (Postman, Insomnia) calls this deployment as it is.
 		servers: [{ url: origin, description: "The deployment serving this document" }],
-		tags: groups.flatMap((group) => [
-			documented(group),
-			...tags.filter((tag) => tag.parent === group.name).map(documented),
-		]),
+		tags: groups.flatMap((group) => [documented(group), ...inGroup(group).map(documented)]),
 		"x-tagGroups": groups.map((group) => ({
 			name: group.name,
-			tags: tags.filter((tag) => tag.parent === group.name).map((tag) => tag.name),
+			tags: inGroup(group).map((tag) => tag.name),
 		})),
 	};
 };

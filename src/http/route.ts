@@ -72,10 +72,7 @@ export const flagsOf = (route: RouteConfig): RouteFlags | undefined =>
 	(route as { [flags]?: RouteFlags })[flags];
 
 /** The route as `OpenAPIHono.openapi` reads it; errors are thrown, so only declared successes type handlers. */
-type ApiRoute<R extends ApiRouteConfig> = Omit<
-	R,
-	"scope" | "conditional" | "errors" | "idempotent" | "lifecycle" | "tag"
-> &
+type ApiRoute<R extends ApiRouteConfig> = Omit<R, keyof RouteFlags> &
 	// A typed client (hono/client) sends the header an idempotent route takes.
 	(R extends { idempotent: true }
 		? {
