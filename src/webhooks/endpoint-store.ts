@@ -16,8 +16,8 @@ export type DueDelivery = Delivery & { attempts: number };
 export type Replay = Subscription & { after: number };
 
 /**
- * The statements of a webhook's Durable Object over its SQLite storage (src/webhooks/endpoint-schema.ts), once
- * the storage has every migration of drizzle/webhook-endpoint: an object deployed before one gets it as it starts.
+ * The statements of a webhook's Durable Object over its SQLite storage, once it has every migration of
+ * drizzle/webhook-endpoint: an object deployed before one gets it as it starts.
  */
 export const endpointStore = async (storage: DurableObjectStorage) => {
 	const db = drizzle(storage);
@@ -66,10 +66,7 @@ export const endpointStore = async (storage: DurableObjectStorage) => {
 		/** Holds new deliveries, due at `now`; an event already held (or settled within a day) is ignored. */
 		hold: (held: Delivery[], now: number) => insert(held, now, false),
 
-		/**
-		 * Holds deliveries that arrived while the endpoint is disabled, and says so in the attempt log: they are sent
-		 * once it is enabled again.
-		 */
+		/** Holds deliveries that arrived while the endpoint is disabled, logged as such: sent once it is enabled. */
 		holdWhileDisabled: (held: Delivery[], now: number) => {
 			for (const eventId of insert(held, now, false)) {
 				db.insert(attempts)
@@ -111,9 +108,8 @@ export const endpointStore = async (storage: DurableObjectStorage) => {
 				.get()?.next ?? null,
 
 		/**
-		 * Logs an attempt and applies it: to the delivery (settled, or due again at `nextAttemptAt`) and to the
-		 * endpoint's delivery state. The log shows no next attempt for a delivery that waits for a disabled endpoint
-		 * to be enabled again.
+		 * Logs an attempt and applies it to the delivery (settled, or due again at `nextAttemptAt`) and the endpoint;
+		 * the log shows no next attempt for a delivery that waits for a disabled endpoint.
 		 */
 		record: (
 			delivery: DueDelivery,
@@ -144,17 +140,16 @@ export const endpointStore = async (storage: DurableObjectStorage) => {
 				})
 				.where(eq(deliveries.eventId, eventId))
 				.run();
+			const failing = {
+				failures: sql`${endpoint.failures} + 1`,
+				failingSince: sql`coalesce(${endpoint.failingSince}, ${now})`,
+			};
 			db.update(endpoint)
-				.set(
-					result.ok
-						? { failures: 0, failingSince: null, lastStatus: status, lastAttemptAt: now }
-						: {
-								failures: sql`${endpoint.failures} + 1`,
-								failingSince: sql`coalesce(${endpoint.failingSince}, ${now})`,
-								lastStatus: status,
-								lastAttemptAt: now,
-							},
-				)
+				.set({
+					...(result.ok ? { failures: 0, failingSince: null } : failing),
+					lastStatus: status,
+					lastAttemptAt: now,
+				})
 				.run();
 		},
 
