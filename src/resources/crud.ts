@@ -74,6 +74,7 @@ export const crud = <
 	const param: R["param"] = resource.param;
 	const id = idParam(param);
 	const params = z.object({ [param]: id } as Record<R["param"], typeof id>);
+	const item = { path: itemPath, conditional: true, tag } as const;
 	// An example deletes what the examples created, never the example resource the others read and replace.
 	const created = idParam(param).openapi({
 		description: `The id of a ${one} from an earlier response: one that \`POST ${path}\` created (the id in its \`Location\`).`,
@@ -112,11 +113,9 @@ export const crud = <
 			responses: { 201: createdContent(One, `The new ${one}.`) },
 		}),
 		get: apiRoute({
+			...item,
 			method: "get",
-			path: itemPath,
-			conditional: true,
 			operationId: `get${Noun}ById`,
-			tag,
 			summary: `Find a ${one} by id`,
 			description: `One ${one}.`,
 			request: { params },
@@ -124,12 +123,10 @@ export const crud = <
 			responses: { 200: jsonContent(One, `The ${one}.`) },
 		}),
 		replace: apiRoute({
+			...item,
 			method: "put",
-			path: itemPath,
-			conditional: true,
 			scope,
 			operationId: `replace${Noun}`,
-			tag,
 			summary: `Replace a ${one}`,
 			description: "Replaces every field; an optional one it does not carry is removed.",
 			request: { params, body: jsonBody(New, `The ${one}'s new state.`, replacement) },
@@ -137,12 +134,10 @@ export const crud = <
 			responses: { 200: jsonContent(One, `The replaced ${one}.`) },
 		}),
 		update: apiRoute({
+			...item,
 			method: "patch",
-			path: itemPath,
-			conditional: true,
 			scope,
 			operationId: `update${Noun}`,
-			tag,
 			summary: `Update a ${one}`,
 			description: "Changes the given fields (at least one) and keeps the rest.",
 			request: { params, body: jsonBody(Patch, "The fields to change.") },
@@ -150,12 +145,10 @@ export const crud = <
 			responses: { 200: jsonContent(One, `The updated ${one}.`) },
 		}),
 		delete: apiRoute({
+			...item,
 			method: "delete",
-			path: itemPath,
-			conditional: true,
 			scope,
 			operationId: `delete${Noun}`,
-			tag,
 			summary: `Delete a ${one}`,
 			description: removal?.description ?? `Deletes the ${one}.`,
 			request: { params: deleted },

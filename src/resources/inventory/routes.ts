@@ -15,6 +15,7 @@ const tag: Tag = {
 	parent: "Store",
 };
 const params = z.object({ petId: idParam("petId") });
+const item = { path: inventoryItem.itemPath, conditional: true, tag } as const;
 
 export const listInventory = apiRoute({
 	method: "get",
@@ -31,11 +32,9 @@ export const listInventory = apiRoute({
 });
 
 export const getInventoryItem = apiRoute({
+	...item,
 	method: "get",
-	path: inventoryItem.itemPath,
-	conditional: true,
 	operationId: "getInventoryItem",
-	tag,
 	summary: "Find a pet's stock",
 	description: "One pet's stock, with the pet's current status.",
 	lifecycle: { stability: "beta" },
@@ -45,12 +44,10 @@ export const getInventoryItem = apiRoute({
 });
 
 export const setInventory = apiRoute({
+	...item,
 	method: "put",
-	path: inventoryItem.itemPath,
-	conditional: true,
 	scope: "inventory:write",
 	operationId: "setInventory",
-	tag,
 	summary: "Set a pet's stock",
 	description: "Replaces the quantity in stock.",
 	lifecycle: { stability: "experimental" },

@@ -14,6 +14,7 @@ const tag: Tag = {
 	parent: "Store",
 };
 const params = z.object({ orderId: idParam("orderId") });
+const item = { path: order.itemPath, conditional: true, tag } as const;
 
 export const listOrders = apiRoute({
 	method: "get",
@@ -57,11 +58,9 @@ export const placeOrder = apiRoute({
 });
 
 export const getOrderById = apiRoute({
+	...item,
 	method: "get",
-	path: order.itemPath,
-	conditional: true,
 	operationId: "getOrderById",
-	tag,
 	summary: "Find an order by id",
 	description: "One order.",
 	request: { params },
@@ -70,12 +69,10 @@ export const getOrderById = apiRoute({
 });
 
 export const updateOrder = apiRoute({
+	...item,
 	method: "patch",
-	path: order.itemPath,
-	conditional: true,
 	scope: "orders:write",
 	operationId: "updateOrder",
-	tag,
 	summary: "Update an order",
 	description:
 		"Changes the ship date or completes the order. A complete order is final: it cannot be reopened or rescheduled.",
@@ -89,12 +86,10 @@ export const updateOrder = apiRoute({
 });
 
 export const cancelOrder = apiRoute({
+	...item,
 	method: "delete",
-	path: order.itemPath,
-	conditional: true,
 	scope: "orders:write",
 	operationId: "cancelOrder",
-	tag,
 	summary: "Cancel an order",
 	description: "Deletes an open order and returns its quantity to stock in one atomic batch.",
 	request: { params },

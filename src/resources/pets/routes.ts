@@ -20,6 +20,7 @@ const tag: Tag = {
 const nameTooShort =
 	"must hold at least 3 visible characters: the name filter searches an index of every run of three; leave it out to list every pet";
 const params = z.object({ petId: idParam("petId") });
+const item = { path: pet.itemPath, conditional: true, tag } as const;
 
 export const listPets = apiRoute({
 	method: "get",
@@ -63,11 +64,9 @@ export const createPet = apiRoute({
 });
 
 export const getPetById = apiRoute({
+	...item,
 	method: "get",
-	path: pet.itemPath,
-	conditional: true,
 	operationId: "getPetById",
-	tag,
 	summary: "Find a pet by id",
 	description: "One pet.",
 	lifecycle: { deprecated: { since: "2026-11-20", sunset: "2027-06-30" } },
@@ -77,12 +76,10 @@ export const getPetById = apiRoute({
 });
 
 export const replacePet = apiRoute({
+	...item,
 	method: "put",
-	path: pet.itemPath,
-	conditional: true,
 	scope: "pets:write",
 	operationId: "replacePet",
-	tag,
 	summary: "Replace a pet",
 	description: "Replaces every field; an omitted status becomes `available`.",
 	request: { params, body: jsonBody(NewPet, "The pet's new state.") },
@@ -91,12 +88,10 @@ export const replacePet = apiRoute({
 });
 
 export const updatePet = apiRoute({
+	...item,
 	method: "patch",
-	path: pet.itemPath,
-	conditional: true,
 	scope: "pets:write",
 	operationId: "updatePet",
-	tag,
 	summary: "Update a pet",
 	description: "Changes the given fields (at least one) and keeps the rest.",
 	request: { params, body: jsonBody(PetPatch, "The fields to change.") },
@@ -105,12 +100,10 @@ export const updatePet = apiRoute({
 });
 
 export const deletePet = apiRoute({
+	...item,
 	method: "delete",
-	path: pet.itemPath,
-	conditional: true,
 	scope: "pets:write",
 	operationId: "deletePet",
-	tag,
 	summary: "Delete a pet",
 	description: "Deletes the pet and its inventory item; a pet with open orders cannot be deleted.",
 	request: { params },
