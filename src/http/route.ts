@@ -31,15 +31,13 @@ export type Tag = {
 	parent: string;
 };
 
-/** Who may call an operation: reads are public unless they name a scope; every write needs a credential's scope. */
+/**
+ * Who may call an operation: reads are public unless they name a scope, writes need one. An `idempotent` create
+ * takes an `Idempotency-Key` and replays its first response to a repeat.
+ */
 type Access =
 	| { method: "get"; scope?: Scope }
-	| {
-			method: "post";
-			scope: Scope;
-			/** Takes an `Idempotency-Key` and replays the first response to a repeat. */
-			idempotent?: true;
-	  }
+	| { method: "post"; scope: Scope; idempotent?: true }
 	| { method: "put" | "patch" | "delete"; scope: Scope };
 
 type ApiRouteConfig = Omit<RouteConfig, "method" | "middleware" | "security" | "tags"> &
