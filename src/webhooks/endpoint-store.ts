@@ -24,22 +24,16 @@ export const endpointStore = async (storage: DurableObjectStorage) => {
 	await migrate(db, migrations);
 	/** Holds the deliveries, due at `now`, and answers the ids of those it wrote: see `hold` and `requeue`. */
 	const insert = (held: Delivery[], now: number, again: boolean) =>
-		held
-			.filter((delivery) => {
-				const row = db.insert(deliveries).values({ ...delivery, nextAt: now });
-				return (
-					(again
-						? row.onConflictDoUpdate({
-								target: deliveries.eventId,
-								set: { body: delivery.body, attempts: 0, nextAt: now, settledAt: null },
-							})
-						: row.onConflictDoNothing()
-					)
-						.returning()
-						.get() !== undefined
-				);
-			})
-			.map(({ eventId }) => eventId);
+		held.flatMap((delivery) => {
+			const row = db.insert(deliveries).values({ ...delivery, nextAt: now });
+			const written = again
+				? row.onConflictDoUpdate({
+						target: deliveries.eventId,
+						set: { body: delivery.body, attempts: 0, nextAt: now, settledAt: null },
+					})
+				: row.onConflictDoNothing();
+			return written.returning().get() ? [delivery.eventId] : [];
+		});
 
 	return {
 		/** The endpoint's config and delivery state. */
