@@ -17,10 +17,9 @@ export const inventoryRouter = createRouter()
 		);
 		return c.json(page, 200);
 	})
-	.openapi(routes.getInventoryItem, async (c) => {
-		const item = await inventoryItem.find(c.var.db, c.req.valid("param").petId);
-		return c.json(withETag(c, item), 200);
-	})
+	.openapi(routes.getInventoryItem, async (c) =>
+		c.json(withETag(c, await inventoryItem.find(c.var.db, c.req.valid("param").petId)), 200),
+	)
 	.openapi(routes.setInventory, async (c) => {
 		const item = await queries.setInventory(
 			writeContext(c),

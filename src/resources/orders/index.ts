@@ -21,10 +21,9 @@ export const ordersRouter = createRouter()
 		const placed = await queries.placeOrder(writeContext(c), c.req.valid("json"));
 		return c.json(withETag(c, placed), 201, { Location: order.pathOf(placed.id) });
 	})
-	.openapi(routes.getOrderById, async (c) => {
-		const found = await order.find(c.var.db, c.req.valid("param").orderId);
-		return c.json(withETag(c, found), 200);
-	})
+	.openapi(routes.getOrderById, async (c) =>
+		c.json(withETag(c, await order.find(c.var.db, c.req.valid("param").orderId)), 200),
+	)
 	.openapi(routes.updateOrder, async (c) => {
 		const updated = await queries.updateOrder(
 			writeContext(c),

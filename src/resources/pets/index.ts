@@ -32,10 +32,9 @@ export const petsRouter = createRouter()
 		const created = await queries.createPet(writeContext(c), c.req.valid("json"));
 		return c.json(withETag(c, created), 201, { Location: pet.pathOf(created.id) });
 	})
-	.openapi(routes.getPetById, async (c) => {
-		const found = await pet.find(c.var.db, c.req.valid("param").petId);
-		return c.json(withETag(c, found), 200);
-	})
+	.openapi(routes.getPetById, async (c) =>
+		c.json(withETag(c, await pet.find(c.var.db, c.req.valid("param").petId)), 200),
+	)
 	.openapi(routes.replacePet, update("replacePet"))
 	.openapi(routes.updatePet, update("updatePet"))
 	.openapi(routes.deletePet, async (c) => {
