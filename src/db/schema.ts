@@ -35,9 +35,8 @@ export const categories = sqliteTable(
 	],
 );
 
-// The initial migration (drizzle/0000_initial.sql, at its end) indexes `name_key` in the FTS5 table `pet_names`
-// through triggers on this table, which drizzle-kit does not model: a migration that rebuilds `pets` must
-// recreate them and rebuild the index (the name-index tests of test/pets.test.ts fail otherwise).
+// drizzle/0000_initial.sql (at its end) indexes `name_key` in the FTS5 table `pet_names` through triggers on this
+// table, which drizzle-kit does not model: a migration that rebuilds `pets` must recreate them and the index.
 export const pets = sqliteTable(
 	"pets",
 	{
@@ -110,10 +109,7 @@ export const idempotencyKeys = sqliteTable(
 	(t) => [index("idempotency_keys_created_at").on(t.createdAt)],
 );
 
-/**
- * The outbox: one row per change, written in the same batch as the change (src/db/write.ts). A row
- * whose `fannedOutAt` is null has not yet been handed to its webhooks' deliveries.
- */
+/** The outbox: one row per change, written in the same batch as the change (src/db/write.ts). */
 export const events = sqliteTable(
 	"events",
 	{
@@ -125,6 +121,7 @@ export const events = sqliteTable(
 		createdAt: text("created_at").notNull(),
 		/** The resource as the API answers it after the change, as JSON (`{ "id": … }` for a deletion). */
 		data: text("data").notNull(),
+		/** Null until handed to its webhooks' deliveries. */
 		fannedOutAt: text("fanned_out_at"),
 	},
 	(t) => [
@@ -145,14 +142,10 @@ export const webhooks = sqliteTable(
 	{
 		id: integer("id").primaryKey({ autoIncrement: true }),
 		url: text("url").notNull(),
-		/** The event types it receives, as a JSON array. */
 		events: text("events", { mode: "json" }).$type<EventType[]>().notNull(),
 		/** The `whsec_` signing secret, sealed by src/webhooks/secret-box.ts: encrypted at rest. */
 		secret: text("secret").notNull(),
-		/**
-		 * The secrets rotations replaced, sealed, newest first: each keeps signing, beside the new one, until its own
-		 * `expiresAt` (Unix ms).
-		 */
+		/** Sealed secrets that rotations replaced, newest first: each still signs until its `expiresAt` (Unix ms). */
 		retiredSecrets: text("retired_secrets", { mode: "json" })
 			.$type<{ secret: string; expiresAt: number }[]>()
 			.notNull()

@@ -4,8 +4,6 @@ import type { AppEnv } from "../env";
 import { durations, inWords } from "../models/limits";
 import { optionalHeader } from "./validation";
 
-// Idempotency-Key: a retry with the same key and body within the window replays the first response.
-
 /**
  * An operation's optional `Idempotency-Key` request header. Its example names the operation: one key is one
  * request, so examples sent as they stand must not share a key between operations.
