@@ -21,10 +21,7 @@ export const inventoryRouter = createRouter()
 		c.json(withETag(c, await inventoryItem.find(c.var.db, c.req.valid("param").petId)), 200),
 	)
 	.openapi(routes.setInventory, async (c) => {
-		const item = await queries.setInventory(
-			writeContext(c),
-			c.req.valid("param").petId,
-			c.req.valid("json").quantity,
-		);
+		const { petId } = c.req.valid("param");
+		const item = await queries.setInventory(writeContext(c), petId, c.req.valid("json").quantity);
 		return c.json(withETag(c, item), 200);
 	});

@@ -9,13 +9,9 @@ import * as routes from "./routes";
 
 export const ordersRouter = createRouter()
 	.openapi(routes.listOrders, async (c) => {
-		const page = await listPage(
-			c,
-			c.req.valid("query"),
-			(filter) => queries.listOrders(c.var.db, filter),
-			byId,
-		);
-		return c.json(page, 200);
+		const query = c.req.valid("query");
+		const orders = await listPage(c, query, (page) => queries.listOrders(c.var.db, page), byId);
+		return c.json(orders, 200);
 	})
 	.openapi(routes.placeOrder, async (c) => {
 		const placed = await queries.placeOrder(writeContext(c), c.req.valid("json"));
@@ -25,11 +21,8 @@ export const ordersRouter = createRouter()
 		c.json(withETag(c, await order.find(c.var.db, c.req.valid("param").orderId)), 200),
 	)
 	.openapi(routes.updateOrder, async (c) => {
-		const updated = await queries.updateOrder(
-			writeContext(c),
-			c.req.valid("param").orderId,
-			c.req.valid("json"),
-		);
+		const { orderId } = c.req.valid("param");
+		const updated = await queries.updateOrder(writeContext(c), orderId, c.req.valid("json"));
 		return c.json(withETag(c, updated), 200);
 	})
 	.openapi(routes.cancelOrder, async (c) => {

@@ -10,23 +10,16 @@ import * as routes from "./routes";
 const update =
 	(route: "replacePet" | "updatePet"): AppRouteHandler<(typeof routes)[typeof route]> =>
 	async (c) => {
-		const updated = await queries.updatePet(
-			writeContext(c),
-			c.req.valid("param").petId,
-			c.req.valid("json"),
-		);
+		const { petId } = c.req.valid("param");
+		const updated = await queries.updatePet(writeContext(c), petId, c.req.valid("json"));
 		return c.json(withETag(c, updated), 200);
 	};
 
 export const petsRouter = createRouter()
 	.openapi(routes.listPets, async (c) => {
-		const page = await listPage(
-			c,
-			c.req.valid("query"),
-			(filter) => queries.listPets(c.var.db, filter),
-			byId,
-		);
-		return c.json(page, 200);
+		const query = c.req.valid("query");
+		const pets = await listPage(c, query, (page) => queries.listPets(c.var.db, page), byId);
+		return c.json(pets, 200);
 	})
 	.openapi(routes.createPet, async (c) => {
 		const created = await queries.createPet(writeContext(c), c.req.valid("json"));
