@@ -71,8 +71,7 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 			"Cache-Control": "no-cache",
 		});
 	});
-	// The transport of the tools, not an operation: like /doc and /reference it is not in the document, whose
-	// description points to it.
+	// The tools' transport, not an operation: like /doc and /reference, it is not in the document (which names it).
 	app.post(mcpPath, mcp(app));
 	app.notFound(onNotFound);
 	app.onError(onError);

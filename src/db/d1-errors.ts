@@ -25,7 +25,6 @@ const platformFailures = Object.entries({
 	"SQLITE_CANTOPEN|unable to open database": false,
 }).map(([pattern, retryable]) => ({ pattern: new RegExp(pattern, "i"), retryable }));
 
-/** The platform failures whose message `error` carries. */
 const failuresOf = (error: unknown) =>
 	messages(error).flatMap((message) =>
 		platformFailures.filter(({ pattern }) => pattern.test(message)),

@@ -7,8 +7,8 @@ import { pet } from "./resources";
 import { pets } from "./schema";
 
 /**
- * The trigram index of pets' name keys (created at the end of drizzle/0000_initial.sql): an FTS5 table, which drizzle-kit
- * does not model, so it is declared here and not in the schema. Its rowid is the pet's id.
+ * The trigram index of pets' name keys, whose rowid is the pet's id: an FTS5 table (drizzle/0000_initial.sql, at
+ * its end), which drizzle-kit does not model, so it is declared here and not in the schema.
  */
 export const petNames = sqliteTable("pet_names", {
 	rowid: integer("rowid").notNull(),

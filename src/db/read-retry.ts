@@ -6,9 +6,8 @@ const firstDelayMs = 50;
 const longestDelayMs = 500;
 
 /**
- * Runs `read` again while it fails with an error D1 documents as retryable, with exponential backoff and full
- * jitter, until the budget would be overspent; then the last error stands. `onRecovered` hears of a read
- * that succeeded only thanks to a retry.
+ * Runs `read` again while it fails retryably, with exponential backoff and full jitter, until the budget would be
+ * overspent (then the last error stands); `onRecovered` hears of a read that only a retry saved.
  */
 export const retryRead = async <T>(
 	read: () => Promise<T>,

@@ -19,9 +19,7 @@ export const walkEach = async <Value, Row, Alongside = never>(
 ): Promise<{ rows: Row[]; alongside: Alongside[] }> => {
 	const [first, ...rest] = values ?? [undefined];
 	const walks = [walk(first), ...rest.map(walk)];
-	if (walks.length === 1 && alongside === undefined) {
-		return { rows: await walks[0], alongside: [] };
-	}
+	if (walks.length === 1 && alongside === undefined) return { rows: await walks[0], alongside: [] };
 	// A batch answers each query with what awaiting it would.
 	const pages = (await db.batch([...walks, ...(alongside ? [alongside] : [])] as [
 		Walk<Row>,

@@ -3,9 +3,6 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../models/error";
 import { log } from "./log";
 
-// Budgets, each a Rate Limiting binding of wrangler.toml: writes per token, failed authentications per
-// address, reads per address.
-
 // The binding does not expose its period, which is 10 or 60 seconds: waiting 60 is never too early.
 const retryAfterSeconds = 60;
 
@@ -13,8 +10,8 @@ const retryAfterSeconds = 60;
 const addressOf = (c: Context) => c.req.header("cf-connecting-ip") ?? "unknown";
 
 /**
- * Counts the request on `limiter` under `key` and refuses it past the budget. A limiter that fails lets the request
- * through: it protects capacity, and its outage must not become the API's (logged once per request).
+ * Counts the request on `limiter` under `key`, refusing it past the budget. A limiter that fails lets it through
+ * (logged): it protects capacity, and its outage must not become the API's.
  */
 const spend = async (c: Context<AppEnv>, limiter: RateLimit, key: string) => {
 	let success = true;

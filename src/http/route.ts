@@ -57,7 +57,7 @@ type ApiRouteConfig = Omit<RouteConfig, "method" | "middleware" | "security" | "
 	};
 
 /** What a route declares beside its OpenAPI fields, readable on the registered route through {@link flagsOf}. */
-export type RouteFlags = Pick<ApiRouteConfig, "conditional" | "errors" | "lifecycle" | "tag"> & {
+type RouteFlags = Pick<ApiRouteConfig, "conditional" | "errors" | "lifecycle" | "tag"> & {
 	scope?: Scope;
 	idempotent?: true;
 };

@@ -2,8 +2,8 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { limits } from "./limits";
 
 /**
- * Every error code the API answers with, its HTTP status and its message (the document's example, and what
- * an `ApiError` says unless it names something more precise): the one table of them.
+ * Every error code the API answers with, its status and its message: the document's example, and what an
+ * `ApiError` says unless it names something more precise.
  */
 export const errorCodes = {
 	validation_error: [400, "The request is invalid."],

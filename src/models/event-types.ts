@@ -9,10 +9,7 @@ import { WebhookState } from "./webhook-state";
 /** What a deletion's event carries: the id of what is gone. */
 const DeletedResource = z.object({ id: Id }).openapi("DeletedResource", { example: { id: 1 } });
 
-/**
- * Every event the API records, one per kind of change, and what it carries in `data`: the resource as the API
- * answers it after the change (the id of what is gone, for a deletion).
- */
+/** Every event type, and what its `data` carries: the resource as the API answers it after the change. */
 export const eventData = {
 	"pet.created": Pet,
 	"pet.updated": Pet,

@@ -24,7 +24,6 @@ const crc32 = (text: string) => {
 	return (crc ^ 0xffffffff) >>> 0;
 };
 
-/** `value` in base62, left-padded with zeros to `length` characters. */
 const inBase62 = (value: number, length: number) => {
 	let text = "";
 	for (let rest = value; rest > 0; rest = Math.floor(rest / 62)) text = base62[rest % 62] + text;

@@ -5,7 +5,7 @@ import { ScopeName, scopes } from "./scopes";
 import { name as nameOf, nameRules } from "./text";
 
 /** The longest key name, and the longest window a rolled key's previous secret keeps working (seconds). */
-export const keyLimits = { name: 100, previousValidFor: 86_400, defaultPreviousValidFor: 3600 };
+const keyLimits = { name: 100, previousValidFor: 86_400, defaultPreviousValidFor: 3600 };
 
 const name = nameOf(keyLimits.name).openapi({
 	description: `What the key is for, to tell keys apart. ${nameRules}`,

@@ -4,9 +4,8 @@ import type { EventType } from "../models/event-types";
 import type { DeliveryOutcome } from "../models/webhook-delivery";
 import type { EndpointConfig } from "./endpoints";
 
-// A webhook's Durable Object storage (SQLite, private to the object). drizzle-kit generates its migrations from
-// these tables (`npm run db:generate`, into drizzle/webhook-endpoint); an object applies those it has not yet
-// applied when it starts.
+// A webhook's Durable Object storage (SQLite, private to the object): `npm run db:generate` writes its migrations
+// into drizzle/webhook-endpoint, and an object applies those it lacks when it starts.
 
 /** One row: the endpoint's config and delivery state. */
 export const endpoint = sqliteTable(

@@ -10,10 +10,7 @@ import type { PetStatus } from "../../models/pet-status";
 
 type InventoryFilter = Page & { status?: PetStatus[] };
 
-/**
- * The page of items after `filter.after`, and the next one's first if there is one: a walk of pets per status
- * asked for (see {@link walkEach}), whose `(status, id)` index orders the page.
- */
+/** The page of items after `filter.after`, and the next one's first if there is one: a walk per status. */
 export const listInventory = async (db: Db, filter: InventoryFilter): Promise<InventoryItem[]> => {
 	const { rows } = await walkEach(
 		db,

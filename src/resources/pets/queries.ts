@@ -20,10 +20,7 @@ import type { PetStatus } from "../../models/pet-status";
 
 type PetFilter = Page & { status?: PetStatus[]; categoryId?: number; name?: string };
 
-/**
- * The page of pets after `filter.after`, and the next one's first if there is one: a walk in id order per status;
- * a name filter looks only so far (see {@link petsNamed}), and says where the next page starts.
- */
+/** The page of pets after `filter.after`, and the next one's first if any; a name filter: see {@link petsNamed}. */
 export const listPets = async (db: Db, filter: PetFilter): Promise<Window<Pet>> => {
 	const { query, id, holds, windowEnd } = petsNamed(db, filter.name, filter.after);
 	const { rows, alongside } = await walkEach(
