@@ -23,22 +23,16 @@ import { bookmarkParam, bookmarkResponseHeader, d1Session } from "./session";
 import { optionalHeader } from "./validation";
 
 /** A tag of the document, under the group `parent` of src/openapi.ts; `icon` names a Font Awesome icon. */
-export type Tag = {
-	name: string;
-	title: string;
-	description: string;
-	icon: string;
-	parent: string;
-};
+export type Tag = Record<"name" | "title" | "description" | "icon" | "parent", string>;
 
 /**
  * Who may call an operation: reads are public unless they name a scope, writes need one. An `idempotent` create
  * takes an `Idempotency-Key` and replays its first response to a repeat.
  */
 type Access =
-	| { method: "get"; scope?: Scope }
+	| { method: "get"; scope?: Scope; idempotent?: never }
 	| { method: "post"; scope: Scope; idempotent?: true }
-	| { method: "put" | "patch" | "delete"; scope: Scope };
+	| { method: "put" | "patch" | "delete"; scope: Scope; idempotent?: never };
 
 type ApiRouteConfig = Omit<RouteConfig, "method" | "middleware" | "security" | "tags"> &
 	Access & {
@@ -57,10 +51,10 @@ type ApiRouteConfig = Omit<RouteConfig, "method" | "middleware" | "security" | "
 	};
 
 /** What a route declares beside its OpenAPI fields, readable on the registered route through {@link flagsOf}. */
-type RouteFlags = Pick<ApiRouteConfig, "conditional" | "errors" | "lifecycle" | "tag"> & {
-	scope?: Scope;
-	idempotent?: true;
-};
+type RouteFlags = Pick<
+	ApiRouteConfig,
+	"conditional" | "errors" | "idempotent" | "lifecycle" | "scope" | "tag"
+>;
 
 // A symbol: the document generator copies a route's other fields into the operation it writes.
 const flags = Symbol("route flags");
@@ -78,15 +72,7 @@ type ApiRoute<R extends ApiRouteConfig> = Omit<R, keyof RouteFlags> &
 					headers: z.ZodObject<ReturnType<typeof idempotencyHeader>>;
 				};
 			}
-		: unknown) & {
-		tags: string[];
-		security: (typeof bearer)[number][];
-		middleware: MiddlewareHandler<AppEnv>[];
-	};
-
-/** Where the reference page (Scalar) documents an operation, as a valid URI. */
-const documentationOf = ({ tag, method, path }: ApiRouteConfig) =>
-	encodeURI(`/reference#tag/${tag.name.toLowerCase()}/${method.toUpperCase()}${path}`);
+		: unknown) & { security: (typeof bearer)[number][]; middleware: MiddlewareHandler<AppEnv>[] };
 
 /** The security requirement of an operation that needs a credential: the bearer scheme of src/openapi.ts. */
 const bearer = [{ bearerAuth: [] }];
@@ -114,15 +100,7 @@ const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
  * caching, ETags, deprecation, the D1 session, and the error responses and headers each route can answer.
  */
 export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> => {
-	const {
-		scope,
-		conditional,
-		errors = [],
-		idempotent,
-		lifecycle,
-		tag,
-		...config
-	} = route as R & { idempotent?: true };
+	const { scope, conditional, errors = [], idempotent, lifecycle, tag, ...config } = route;
 	// Every operation reaches D1, so any can meet a platform failure: a 503, never a 500.
 	const implied: ErrorCode[] = ["validation_error", "internal_error", "unavailable"];
 	const write = isWrite(config.method);
@@ -131,8 +109,10 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 	const middleware: MiddlewareHandler<AppEnv>[] = [cacheControl(cachePolicy)];
 	if (lifecycle?.deprecated) {
 		implied.push("gone");
-		// First, so that every answer carries the deprecation, a 400 for a bad header included.
-		middleware.push(deprecationHeaders(lifecycle.deprecated, documentationOf(route)));
+		// First, so that every answer carries the deprecation, a 400 for a bad header included. It links the
+		// operation's anchor on the reference page (Scalar).
+		const anchor = `/reference#tag/${tag.name.toLowerCase()}/${config.method.toUpperCase()}${config.path}`;
+		middleware.push(deprecationHeaders(lifecycle.deprecated, encodeURI(anchor)));
 	}
 	// Every request body is size-limited and held to the JSON rules (src/app.ts).
 	if (write) implied.push("payload_too_large", "malformed_json", "unsupported_media_type");
