@@ -4,24 +4,18 @@ import { origin, tokenVariable } from "./http/code-samples";
 import { flagsOf, type Tag } from "./http/route";
 import { scopes } from "./models/scopes";
 
-/** The groups the document's tags sit in: navigation only, with no operation of their own. */
+/** The groups the document's tags sit in, titled by their names: navigation only, with no operation of their own. */
 const groups = [
-	{
-		name: "Pets",
-		title: "Pets",
-		description: "Everything about the animals for sale.",
-		icon: "paw",
-	},
-	{ name: "Store", title: "Store", description: "Selling pets: orders and stock.", icon: "store" },
+	{ name: "Pets", description: "Everything about the animals for sale.", icon: "paw" },
+	{ name: "Store", description: "Selling pets: orders and stock.", icon: "store" },
 	{
 		name: "Integrations",
-		title: "Integrations",
 		description: "Following every change: a feed to read, webhooks to receive.",
 		icon: "plug",
 	},
-	{ name: "Access", title: "Access", description: "Each client its own key.", icon: "key" },
-	{ name: "Service", title: "Service", description: "The service itself.", icon: "server" },
-];
+	{ name: "Access", description: "Each client its own key.", icon: "key" },
+	{ name: "Service", description: "The service itself.", icon: "server" },
+].map((group) => ({ ...group, title: group.name }));
 
 /** The document's metadata besides its tags: what the API is, and where it is served. */
 export const info = {

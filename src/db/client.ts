@@ -1,9 +1,6 @@
 import { drizzle } from "drizzle-orm/d1";
 
-/**
- * A Drizzle client over a D1 session, opened by its first query (a request that never queries opens none): reads
- * may be served by a replica that has caught up with `bookmark`, writes start at the primary.
- */
+/** Drizzle over a D1 session opened by its first query: a replica as fresh as `bookmark` reads, the primary writes. */
 export const openSession = (
 	d1: D1Database,
 	{ bookmark, write }: { bookmark?: string; write: boolean },

@@ -3,8 +3,7 @@ import { durations } from "../models/limits";
 import type { Db } from "./client";
 import { idempotencyKeys } from "./schema";
 
-// The records of creates made with an `Idempotency-Key`, written in the create's own batch
-// (src/db/write.ts), so a crash cannot separate a resource from its record.
+// Records of keyed creates, written in the create's own batch (src/db/write.ts): no crash can separate the two.
 
 /** How long a record is replayed. */
 export const idempotencyWindowMs = durations.idempotencyWindow;

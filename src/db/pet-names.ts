@@ -16,10 +16,9 @@ export const petNames = sqliteTable("pet_names", {
 });
 
 /**
- * Pets as the API answers them whose name holds `name` (case-insensitively, every character literal), if given,
+ * Pets as the API answers them, whose name holds `name` if given (case-insensitively, every character literal)
  * through the trigram index: `query` reads them, `id` pages and orders them, `holds` tests the name. A request
- * examines at most `limits.nameMatchesPerRequest` matches after `after`: `windowEnd` reads the last of them, where
- * the next page starts.
+ * examines at most `limits.nameMatchesPerRequest` matches after `after`; `windowEnd`, the last, starts the next page.
  */
 export const petsNamed = (db: Db, name: string | undefined, after: number) => {
 	if (name === undefined) {

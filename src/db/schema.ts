@@ -133,10 +133,7 @@ export const events = sqliteTable(
 	],
 );
 
-/**
- * Endpoints that receive events, signed with their own secret (Standard Webhooks). Their delivery state lives
- * in each one's Durable Object (src/webhooks/endpoint.ts), not here.
- */
+/** Endpoints that receive events; their delivery state lives in each one's Durable Object, not here. */
 export const webhooks = sqliteTable(
 	"webhooks",
 	{
@@ -164,10 +161,7 @@ export const webhooks = sqliteTable(
 	(t) => [index("webhooks_owner").on(t.owner, t.id)],
 );
 
-/**
- * API keys (src/models/key.ts): each client's own credential, stored as the SHA-256 of its secret only. A roll keeps
- * the previous secret's digest until `previousUntil`.
- */
+/** API keys, stored as their secret's SHA-256 only; a roll keeps the previous one's until `previousUntil`. */
 export const apiKeys = sqliteTable(
 	"api_keys",
 	{

@@ -20,11 +20,9 @@ export const walkEach = async <Value, Row, Alongside = never>(
 	const [first, ...rest] = values ?? [undefined];
 	const walks = [walk(first), ...rest.map(walk)];
 	if (walks.length === 1 && alongside === undefined) return { rows: await walks[0], alongside: [] };
+	const batch = [...walks, ...(alongside ? [alongside] : [])] as [Walk<Row>, ...Walk<Row>[]];
 	// A batch answers each query with what awaiting it would.
-	const pages = (await db.batch([...walks, ...(alongside ? [alongside] : [])] as [
-		Walk<Row>,
-		...Walk<Row>[],
-	])) as unknown[][];
+	const pages = (await db.batch(batch)) as unknown[][];
 	return {
 		rows: (pages.slice(0, walks.length) as Row[][])
 			.flat()

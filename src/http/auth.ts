@@ -13,8 +13,7 @@ const developmentToken = "petstore-dev-token";
 /** Outside local development: a token a client could guess is no secret. */
 const minTokenLength = 32;
 
-const encoder = new TextEncoder();
-const sha256 = (text: string) => crypto.subtle.digest("SHA-256", encoder.encode(text));
+const sha256 = (text: string) => crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
 
 /** Why a configured token is refused where the Worker runs, if it is. */
 const weakness = (token: string, local: boolean) => {

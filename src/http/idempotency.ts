@@ -4,10 +4,7 @@ import type { AppEnv } from "../env";
 import { durations, inWords } from "../models/limits";
 import { optionalHeader } from "./validation";
 
-/**
- * An operation's optional `Idempotency-Key` request header. Its example names the operation: one key is one
- * request, so examples sent as they stand must not share a key between operations.
- */
+/** An operation's `Idempotency-Key` header, whose example names the operation: one key is one request. */
 export const idempotencyHeader = (operationId: string) => ({
 	"Idempotency-Key": optionalHeader(z.string().min(1).max(255)).openapi({
 		param: {

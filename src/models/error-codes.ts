@@ -1,10 +1,7 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { limits } from "./limits";
 
-/**
- * Every error code the API answers with, its status and its message: the document's example, and what an
- * `ApiError` says unless it names something more precise.
- */
+/** Every error code, its status and its message: the document's example, and an `ApiError`'s unless it says more. */
 export const errorCodes = {
 	validation_error: [400, "The request is invalid."],
 	malformed_json: [400, "The request body is not valid JSON."],

@@ -37,9 +37,8 @@ const capital = <S extends string>(word: S) =>
 	`${word[0].toUpperCase()}${word.slice(1)}` as Capitalize<S>;
 
 /**
- * The six operations of a resource that has nothing but its fields (list, create, get, replace, update, delete),
- * each written with its event (`<noun>.created`, `.updated`, `.deleted`) and under its unique name's fold, as one
- * router. A path id comes from an earlier response: a resource the walk of the examples created.
+ * The six operations of a resource that has nothing but its fields, as one router: each write records its event
+ * (`<noun>.created`, `.updated`, `.deleted`) and keeps its unique name's fold.
  */
 export const crud = <
 	R extends Resource<SQLiteTable, { id: number }>,
@@ -158,8 +157,7 @@ export const crud = <
 	};
 	const event = (what: "created" | "updated" | "deleted") => `${one}.${what}` as const;
 	const idOf = (c: Given) => c.req.valid("param")[param];
-	// The routes above type what the router answers; the handlers, shared by every resource, read a request
-	// validated against them.
+	// The routes above type the router's answers; these handlers, shared by every resource, read them as `Given`.
 	const list = async (c: Given) =>
 		c.json(await listPage(c, c.req.valid("query"), (page) => resource.page(c.var.db, page), byId));
 	const create = async (c: Given) => {

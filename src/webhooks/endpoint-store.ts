@@ -15,10 +15,7 @@ export type DueDelivery = Delivery & { attempts: number };
 /** A replay in progress: the events a webhook receives after `after` are still to be queued. */
 export type Replay = Subscription & { after: number };
 
-/**
- * The statements of a webhook's Durable Object over its SQLite storage, once it has every migration of
- * drizzle/webhook-endpoint: an object deployed before one gets it as it starts.
- */
+/** A webhook Durable Object's statements, once its storage has every migration (applied as it starts). */
 export const endpointStore = async (storage: DurableObjectStorage) => {
 	const db = drizzle(storage);
 	await migrate(db, migrations);

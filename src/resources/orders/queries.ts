@@ -32,9 +32,8 @@ export const listOrders = (db: Db, filter: OrderFilter): Promise<Order[]> =>
 	);
 
 /**
- * Places an order in one atomic batch: the order, only while its pet exists, is for sale and has the stock (and the
- * `Idempotency-Key`, if any, is unused); then the stock it takes and its events. A ship date defaults to the
- * placement's time.
+ * Places an order in one atomic batch: the order, only while its pet exists, is for sale and has the stock (and its
+ * `Idempotency-Key` is unused), then the stock it takes and its events. The ship date defaults to now.
  */
 export const placeOrder = (ctx: WriteContext, placement: NewOrder) => {
 	const { petId, quantity } = placement;
