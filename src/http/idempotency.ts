@@ -4,7 +4,7 @@ import type { AppEnv } from "../env";
 import { durations, inWords } from "../models/limits";
 import { optionalHeader } from "./validation";
 
-/** An operation's `Idempotency-Key` header, whose example names the operation: one key is one request. */
+/** An operation's `Idempotency-Key` header; its example names the operation, so that no two examples share a key. */
 export const idempotencyHeader = (operationId: string) => ({
 	"Idempotency-Key": optionalHeader(z.string().min(1).max(255)).openapi({
 		param: {
