@@ -4,8 +4,11 @@
 /** The app's own files at the top of src/ (the Worker, the app, its routers and the Cron), env.ts aside. */
 const app = "^src/(?!env[.]ts$)[^/]+[.]ts$";
 
-/** The MCP endpoint (src/mcp/): part of the app, above every resource, since its tools are the app's operations. */
-const mcp = "^src/mcp/";
+/**
+ * The MCP endpoint (src/mcp/) and hosted agents' sign-in to it (src/oauth/): part of the app, above every resource,
+ * since the tools are the app's operations.
+ */
+const mcp = "^src/(mcp|oauth)/";
 
 /** No file of `from` imports a module of `to`. */
 const below = (name, from, to) => ({

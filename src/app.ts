@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { except } from "hono/combine";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
 import * as resources from "./db/resources";
 import type { AppEnv } from "./env";
 import { health, localSchemaCheck } from "./health";
@@ -14,6 +15,8 @@ import { utf8Json } from "./http/json-body";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./http/secure-headers";
 import { validationHook } from "./http/validation";
 import { mcp, mcpDoor, mcpPath } from "./mcp";
+import { oauthRoutes } from "./oauth/routes";
+import { oauthPaths } from "./oauth/server";
 import { bearerAuth, documentFor } from "./openapi";
 import { reference } from "./reference";
 import { categoriesRouter } from "./resources/categories";
@@ -34,8 +37,10 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", bearerAuth);
 	// Outermost first: every response, preflights included, gets an id and secure headers. Workers Logs'
 	// invocation logs (`[observability]`) record each request's method, URL, status and duration.
-	app.use(requestId(), except(referencePages, apiSecurityHeaders));
+	app.use(requestId(), except([referencePages, oauthPaths.authorize], apiSecurityHeaders));
 	app.use(referencePages, pageSecurityHeaders);
+	// The consent page sets its own policy: its form may send the browser on to the client it names.
+	app.use(oauthPaths.authorize, secureHeaders({ xFrameOptions: "DENY" }));
 	// Before any rule of the API's: an agent's request is refused in JSON-RPC, the only shape it reads.
 	app.use(mcpPath, mcpDoor);
 	// Stored by no cache unless a route says otherwise (src/http/route.ts): a refused body is answered here.
@@ -73,6 +78,8 @@ export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
 	});
 	// The tools' transport, not an operation: like /doc and /reference, it is not in the document (which names it).
 	app.post(mcpPath, mcp(app));
+	// Hosted agents' sign-in (src/oauth/): like /mcp, its RFCs are its contract, not the document.
+	app.route("/", oauthRoutes);
 	app.notFound(onNotFound);
 	app.onError(onError);
 	return routes;

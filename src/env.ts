@@ -5,7 +5,8 @@ import type { Client } from "./models/scopes";
 
 /** The Hono environment every router and middleware of the app shares. */
 export type AppEnv = {
-	Bindings: Env;
+	/** The Worker's bindings; a tool call of `/mcp` is also given the client its MCP request authenticated. */
+	Bindings: Env & { ACTING_CLIENT?: Client };
 	Variables: RequestIdVariables & {
 		db: Db;
 		/** The current time in Unix milliseconds; injectable so that tests can stand at any instant. */

@@ -589,21 +589,35 @@ describe("a tool call is the API call", () => {
 		expect(await stockOf(pet.id)).toBe(5);
 	});
 
-	it("refuses a write without the token with the API's 401, while reads work", async () => {
+	it("answers a call that needs a scope, sent without a credential, with HTTP 401 saying where to sign in; reads need none", async () => {
 		const pet = await stockedPet(5);
-		const client = await connect({});
-		const refused = await client.callTool({
-			name: "placeOrder",
-			arguments: { body: { petId: pet.id, quantity: 1 } },
+		const refused = await post(
+			message("tools/call", {
+				name: "placeOrder",
+				arguments: { body: { petId: pet.id, quantity: 1 } },
+			}),
+		);
+		expect(refused.status).toBe(401);
+		expect(refused.headers.get("www-authenticate")).toBe(
+			`Bearer scope="orders:write", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+		);
+		expect(await refused.json()).toMatchObject({
+			error: { code: -32000, data: { code: "unauthorized", status: 401 } },
 		});
-		expect(refused.isError).toBe(true);
-		expect(refused.structuredContent).toMatchObject({ code: "unauthorized", status: 401 });
+		const client = await connect({});
 		const read = await client.callTool({
 			name: "getInventoryItem",
 			arguments: { petId: String(pet.id) },
 		});
 		expect(read.structuredContent).toEqual({ petId: pet.id, quantity: 5, status: "available" });
+		expect((await client.listTools()).tools.length).toBeGreaterThan(0);
 		expect(await stockOf(pet.id)).toBe(5);
+	});
+
+	it("answers a credential that fails with HTTP 401 invalid_token, whatever it asks", async () => {
+		const refused = await post(message("tools/list"), { authorization: "Bearer pst_wrong" });
+		expect(refused.status).toBe(401);
+		expect(refused.headers.get("www-authenticate")).toContain('error="invalid_token"');
 	});
 
 	it("acts as the key of its /mcp request: its scopes, and its webhooks only", async () => {
@@ -620,11 +634,17 @@ describe("a tool call is the API call", () => {
 			arguments: { body: { petId: pet.id, quantity: 1 } },
 		});
 		expect(placed.isError).toBeFalsy();
-		const refused = await client.callTool({
-			name: "createCategory",
-			arguments: { body: { name: uniqueName("Agent") } },
-		});
-		expect(refused.structuredContent).toMatchObject({ code: "forbidden", status: 403 });
+		const refused = await post(
+			message("tools/call", {
+				name: "createCategory",
+				arguments: { body: { name: uniqueName("Agent") } },
+			}),
+			{ authorization: `Bearer ${secret}` },
+		);
+		expect(refused.status).toBe(403);
+		expect(refused.headers.get("www-authenticate")).toBe(
+			`Bearer error="insufficient_scope", scope="pets:write", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+		);
 		const listed = await client.callTool({ name: "listWebhooks", arguments: {} });
 		expect(listed.structuredContent).toEqual({ items: [] });
 	});
@@ -877,9 +897,7 @@ describe("the /mcp door holds the API's rules", () => {
 		const unauthorized = "198.51.100.37";
 		const listWebhooks = message("tools/call", { name: "listWebhooks", arguments: {} });
 		for (let request = 0; request < 2; request++) {
-			expect((await rpc(await send(listWebhooks, unauthorized))).result).toMatchObject({
-				structuredContent: { code: "unauthorized" },
-			});
+			expect((await send(listWebhooks, unauthorized)).status).toBe(401);
 		}
 		expect((await send(listWebhooks, unauthorized)).status).toBe(429);
 		const garbled = "198.51.100.38";

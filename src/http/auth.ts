@@ -1,6 +1,7 @@
 import { drizzle } from "drizzle-orm/d1";
 import type { Context, MiddlewareHandler } from "hono";
-import { type KeyRecord, keyByHash, recordKeyUse } from "../db/api-keys";
+import { type KeyRecord, keyByHash, keyById, recordKeyUse } from "../db/api-keys";
+import type { Db } from "../db/client";
 import type { AppEnv } from "../env";
 import { ApiError } from "../models/error";
 import { isKeySecret, keyHash } from "../models/key-secret";
@@ -68,6 +69,15 @@ const unauthorized = (error?: "invalid_request" | "invalid_token") =>
 		"WWW-Authenticate": `Bearer realm="petstore"${error ? `, error="${error}"` : ""}`,
 	});
 
+/**
+ * The credential of `Authorization: Bearer …` (RFC 6750 §2.1: a b64token, or an agent's OAuth token, which holds
+ * `:`): undefined without one, empty when it is malformed.
+ */
+export const bearerOf = (c: Context<AppEnv>) => {
+	const bearer = /^Bearer(?: +(.*))?$/i.exec(c.req.header("authorization") ?? "");
+	return bearer ? (/^[\w.~+/:-]+=*$/.exec(bearer[1] ?? "")?.[0] ?? "") : undefined;
+};
+
 /** How long an isolate trusts a key it read: a revocation or expiry takes effect everywhere within this. */
 const keyTrustMs = 10_000;
 /** A key's `lastUsedAt` is written at most this often. */
@@ -75,33 +85,40 @@ const keyUseMs = 60_000;
 /** Keys an isolate remembers: a bound, so that random well-formed keys cannot grow it. */
 const keysRemembered = 1000;
 
-/** Keys this isolate read, by their secret's digest (none: no such key), and when it last recorded their use. */
-const known = new Map<string, { key?: KeyRecord; readAt: number; usedAt: number }>();
+/** Keys this isolate read, by their secret's digest or (for a grant) `id:` and their id, and when it last recorded their use. */
+const known = new Map<string, { key: KeyRecord; readAt: number; usedAt: number }>();
 
 /** Forgets what this isolate knows of key `id`: its change applies here at once. */
 export const forgetKey = (id: number) => {
-	for (const [hash, { key }] of known) if (key?.id === id) known.delete(hash);
+	for (const [name, { key }] of known) if (key.id === id) known.delete(name);
 };
 
 /**
- * The key whose secret is `secret`, read from D1 at most once per {@link keyTrustMs}, if it works at `now`: not
- * expired, and a rolled key's previous secret only within its window. Its use is recorded after the response.
+ * The key `read` finds, kept under `name` and read again once {@link keyTrustMs} old, if it works at `now` (not
+ * expired); its use is recorded after the response, at most once a minute. A key that does not exist is not kept:
+ * made-up keys never push real ones out.
  */
-const keyFor = async (c: Context<AppEnv>, secret: string, now: number) => {
-	const hash = await keyHash(secret);
-	let entry = known.get(hash);
+const trustedKey = async (
+	c: Context<AppEnv>,
+	name: string,
+	read: (db: Db) => Promise<KeyRecord | undefined>,
+	now: number,
+) => {
+	let entry = known.get(name);
 	if (!entry || entry.readAt <= now - keyTrustMs) {
-		const key = await keyByHash(drizzle(c.env.DB), hash);
-		if (known.size >= keysRemembered) known.delete(known.keys().next().value as string);
-		entry = { key, readAt: now, usedAt: entry?.key === undefined ? 0 : entry.usedAt };
-		known.set(hash, entry);
+		const key = await read(drizzle(c.env.DB));
+		if (!key) {
+			known.delete(name);
+			return undefined;
+		}
+		if (!known.has(name) && known.size >= keysRemembered) {
+			known.delete(known.keys().next().value as string);
+		}
+		entry = { key, readAt: now, usedAt: entry?.usedAt ?? 0 };
+		known.set(name, entry);
 	}
 	const { key } = entry;
-	const works =
-		key !== undefined &&
-		(key.hash === hash || (key.previousUntil ?? 0) > now) &&
-		(key.expiresAt === null || Date.parse(key.expiresAt) > now);
-	if (!works) return undefined;
+	if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now) return undefined;
 	if (entry.usedAt <= now - keyUseMs) {
 		entry.usedAt = now;
 		c.executionCtx.waitUntil(
@@ -118,29 +135,60 @@ const keyFor = async (c: Context<AppEnv>, secret: string, now: number) => {
 	return key;
 };
 
+/** The key whose secret is `secret`, if it works at `now`: a rolled key's previous secret only within its window. */
+const keyFor = async (c: Context<AppEnv>, secret: string, now: number) => {
+	const hash = await keyHash(secret);
+	const key = await trustedKey(c, hash, (db) => keyByHash(db, hash), now);
+	return key && (key.hash === hash || (key.previousUntil ?? 0) > now) ? key : undefined;
+};
+
+/** Key `key` as a client, with the scopes it holds of `held` (all, unless a grant narrows them). */
+const keyClient = (key: KeyRecord, held: readonly string[] = scopes): Client => ({
+	key: key.id,
+	scopes: key.scopes.filter((scope) => held.includes(scope)),
+	budget: `key:${key.id}`,
+	idempotency: String(key.id),
+	expiresAt: key.expiresAt,
+});
+
+/** The root token as a client, named by a prefix of its digest, with the scopes of `held`. */
+const rootClient = (name: string, held: readonly string[] = scopes): Client => ({
+	scopes: scopes.filter((scope) => held.includes(scope)),
+	budget: `root:${name}`,
+	idempotency: "root",
+	expiresAt: null,
+});
+
+/** Enough of a root token's digest to tell tokens apart, and no more: budgets and grants name it. */
+const digestName = (digest: ArrayBuffer) => new Uint8Array(digest).toHex().slice(0, 16);
+
 /** The client `credential` authenticates: the root token, holding every scope, or a key that works. */
-const clientOf = async (c: Context<AppEnv>, credential: string): Promise<Client | undefined> => {
+export const credentialClient = async (c: Context<AppEnv>, credential: string) => {
 	const root = await acceptedDigest(credential, c.env);
-	if (root) {
-		return {
-			scopes,
-			budget: `root:${new Uint8Array(root).toHex()}`,
-			idempotency: "root",
-			expiresAt: null,
-		};
-	}
+	if (root) return rootClient(digestName(root));
 	// A key with a wrong checksum is refused here, before any database read.
 	if (!isKeySecret(credential)) return undefined;
 	const key = await keyFor(c, credential, c.var.now());
-	return (
-		key && {
-			key: key.id,
-			scopes: key.scopes,
-			budget: `key:${key.id}`,
-			idempotency: String(key.id),
-			expiresAt: key.expiresAt,
-		}
-	);
+	return key && keyClient(key);
+};
+
+/** Who consented to an agent's grant: a key, or the root token (by its digest's name). */
+export type GrantProps = { key?: number; root?: string };
+
+/**
+ * The client an agent's grant acts as: the key that consented, narrowed to the `granted` scopes, while that key
+ * works (revoked or expired: within {@link keyTrustMs}); or the root token, while it is still configured.
+ */
+export const grantClient = async (c: Context<AppEnv>, props: GrantProps, granted: string[]) => {
+	if (props.key === undefined) {
+		const configured = (await acceptedDigests(c.env)).map(digestName);
+		return props.root && configured.includes(props.root)
+			? rootClient(props.root, granted)
+			: undefined;
+	}
+	const id = props.key;
+	const key = await trustedKey(c, `id:${id}`, (db) => keyById(db, id), c.var.now());
+	return key && keyClient(key, granted);
 };
 
 /**
@@ -148,13 +196,19 @@ const clientOf = async (c: Context<AppEnv>, credential: string): Promise<Client 
  * A request that fails is counted on its address's budget, never a client's.
  */
 export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
-	const bearer = /^Bearer(?: +(.*))?$/i.exec(c.req.header("authorization") ?? "");
-	// RFC 6750 §2.1: the credential is a b64token.
-	const presented = /^[\w.~+/-]+=*$/.exec(bearer?.[1] ?? "")?.[0];
-	const client = presented && (await clientOf(c, presented));
+	// A tool call of /mcp acts as the client its MCP request authenticated (src/mcp/authorization.ts).
+	const acting = c.env.ACTING_CLIENT;
+	if (acting) {
+		c.set("client", acting);
+		return next();
+	}
+	const presented = bearerOf(c);
+	const client = presented && (await credentialClient(c, presented));
 	if (!client) {
 		await limitFailedAuth(c);
-		throw unauthorized(bearer ? (presented ? "invalid_token" : "invalid_request") : undefined);
+		throw unauthorized(
+			presented === undefined ? undefined : presented ? "invalid_token" : "invalid_request",
+		);
 	}
 	c.set("client", client);
 	await next();

@@ -12,7 +12,7 @@ export type Caller = {
 	/** The app's own `fetch`: the tool call is the API call. */
 	fetch: (request: Request) => Response | Promise<Response>;
 	origin: string;
-	/** What the API call carries of the MCP request: its credentials, the client's address, its request id. */
+	/** What the API call carries of the MCP request: the client's address and its request id. */
 	headers: Headers;
 };
 

@@ -5,6 +5,7 @@ import type { AppEnv } from "../env";
 import { parseJson } from "../http/json-body";
 import { spendReads } from "../http/rate-limit";
 import { ApiError, type ErrorBody } from "../models/error";
+import { authorize } from "./authorization";
 import type { Message } from "./server";
 import type { ApiTool } from "./tools";
 import { current, servedVersions, versionKey } from "./versions";
@@ -104,12 +105,21 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 		}
 		const [{ toolsOf }, { serveMcp }] = await Promise.all([import("./tools"), import("./server")]);
 		tools ??= toolsOf(app);
-		const headers = new Headers({ "x-request-id": c.var.requestId });
-		for (const name of ["authorization", "cf-connecting-ip"]) {
-			const value = c.req.header(name);
-			if (value) headers.set(name, value);
+		const name = message.method === "tools/call" ? message.params?.name : undefined;
+		const authorized = await authorize(
+			c,
+			typeof name === "string" ? tools.get(name) : undefined,
+			message.id,
+		);
+		if (authorized instanceof Response) {
+			await spent;
+			return authorized;
 		}
-		const env = { ...c.env, READ_LIMITER: budgetSpent };
+		const headers = new Headers({ "x-request-id": c.var.requestId });
+		const address = c.req.header("cf-connecting-ip");
+		if (address) headers.set("cf-connecting-ip", address);
+		// Its calls act as the client it authenticated, whatever the credential: a key, the root token or a grant.
+		const env = { ...c.env, READ_LIMITER: budgetSpent, ACTING_CLIENT: authorized.client };
 		const requested = unservedVersion(message, c.req.header("mcp-protocol-version"));
 		const mismatch = headerMismatch(message, {
 			method: c.req.header("mcp-method"),

@@ -3,6 +3,7 @@ import type { Tool } from "@modelcontextprotocol/server";
 import type { AppEnv } from "../env";
 import { isWrite } from "../http/methods";
 import { flagsOf } from "../http/route";
+import type { Scope } from "../models/scopes";
 import { documentFor } from "../openapi";
 
 type Schema = { [keyword: string]: unknown };
@@ -31,7 +32,13 @@ type Argument = {
 export type Place = "path" | "query" | "header" | "body";
 
 /** An MCP tool (its `tools/list` entry), the route a call of it requests, and where each argument goes. */
-export type ApiTool = { tool: Tool; route: RouteConfig; places: Record<string, Place> };
+/** A tool: what `tools/list` shows, the route it calls, where each argument goes, and the scope it needs. */
+export type ApiTool = {
+	tool: Tool;
+	route: RouteConfig;
+	places: Record<string, Place>;
+	scope?: Scope;
+};
 
 /** Where a tool's `_meta` says the lifecycle its route declares. */
 const metaKey = "petstore.example/operation";
@@ -188,6 +195,7 @@ const toolOf = (
 		},
 		route,
 		places: Object.fromEntries(args.map((arg) => [arg.name, arg.in])),
+		scope,
 	};
 };
 

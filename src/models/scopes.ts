@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 
 /** What a credential may do (reads of pets, categories, orders, inventory and events need none). */
-const scopeDescriptions = {
+export const scopeDescriptions = {
 	"pets:write": "Create, change and delete pets and categories.",
 	"orders:write": "Place, change and cancel orders.",
 	"inventory:write": "Set stock.",

@@ -1,0 +1,66 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../env";
+import { bearerOf, credentialClient, type GrantProps, grantClient } from "../http/auth";
+import { limitFailedAuth } from "../http/rate-limit";
+import { ApiError } from "../models/error";
+import type { Client } from "../models/scopes";
+import { authorizationServer, oauthPaths, resourceOf } from "../oauth/server";
+import type { ApiTool } from "./tools";
+
+/** The client a `/mcp` credential authenticates: a key, the root token, or an agent's token issued for `/mcp`. */
+const clientOf = async (c: Context<AppEnv>, credential: string) => {
+	// An OAuth token is `user:grant:secret`; no key or root token holds a `:`.
+	if (!credential.includes(":")) return credentialClient(c, credential);
+	const origin = new URL(c.req.url).origin;
+	const token = await authorizationServer(origin).validateToken<GrantProps>(
+		resourceOf(origin),
+		credential,
+		c.env,
+	);
+	return token ? grantClient(c, token.props, token.scope) : undefined;
+};
+
+/** An HTTP refusal an OAuth client acts on (RFC 6750 §3, RFC 9728 §5.1), as the JSON-RPC error it also reads. */
+const challenge = (
+	c: Context<AppEnv>,
+	error: ApiError,
+	fields: { error?: string; scope?: string },
+	id: unknown,
+) => {
+	const metadata = `${new URL(c.req.url).origin}${oauthPaths.resourceMetadata}/mcp`;
+	const parameters = Object.entries({ ...fields, resource_metadata: metadata })
+		.filter(([, value]) => value !== undefined)
+		.map(([name, value]) => `${name}="${value}"`);
+	c.header("WWW-Authenticate", `Bearer ${parameters.join(", ")}`);
+	const data = { code: error.code, message: error.message, status: error.status };
+	return c.json(
+		{ jsonrpc: "2.0", id, error: { code: -32000, message: error.message, data } },
+		error.status,
+	);
+};
+
+/**
+ * Who a `/mcp` request acts as, if it may call the tool it names: one whose operation needs a scope needs a
+ * credential that holds it; a credential that fails is refused whatever the request. The refusals are HTTP ones,
+ * where an OAuth client looks: 401 saying where to sign in and what scope to ask, 403 `insufficient_scope`.
+ */
+export const authorize = async (
+	c: Context<AppEnv>,
+	tool: ApiTool | undefined,
+	id: unknown,
+): Promise<{ client?: Client } | Response> => {
+	const presented = bearerOf(c);
+	const client = presented ? await clientOf(c, presented) : undefined;
+	const scope = tool?.scope;
+	if (presented !== undefined && !client) {
+		await limitFailedAuth(c);
+		const error = presented ? "invalid_token" : "invalid_request";
+		return challenge(c, new ApiError("unauthorized"), { error, scope }, id);
+	}
+	if (scope && !client) return challenge(c, new ApiError("unauthorized"), { scope }, id);
+	if (scope && !client?.scopes.includes(scope)) {
+		const lacking = new ApiError("forbidden", `This credential lacks the scope ${scope}.`);
+		return challenge(c, lacking, { error: "insufficient_scope", scope }, id);
+	}
+	return { client };
+};

@@ -1,0 +1,195 @@
+import {
+	AuthorizationError,
+	type AuthRequest,
+	authorizationErrorRedirect,
+} from "@cloudflare/workers-oauth-provider";
+import { type Context, Hono } from "hono";
+import { html } from "hono/html";
+import type { AppEnv } from "../env";
+import { credentialClient, type GrantProps } from "../http/auth";
+import { limitFailedAuth } from "../http/rate-limit";
+import { scopeDescriptions } from "../models/scopes";
+import {
+	agentScopes,
+	authorizationServer,
+	clientIdRefusal,
+	oauthPaths,
+	resourceOf,
+} from "./server";
+
+// The OAuth routes that are ours (the library serves the authorization server's): the protected resource's metadata,
+// and GET /authorize, the consent page of an agent's sign-in. It names the client and where it will be sent back, lists
+// the scopes asked, and asks the person for an API key or the root token; POST /authorize grants the asked scopes
+// that credential holds, never more, and says what it granted.
+
+type Page = {
+	title: string;
+	body: ReturnType<typeof html>;
+	/** Where its form may send the browser on to, besides back here: the client's redirect. */
+	sendsTo?: string;
+};
+
+/** A page of this API: no script, nothing from elsewhere, never framed. */
+const page = (
+	c: Context<AppEnv>,
+	status: 200 | 400 | 401 | 403,
+	{ title, body, sendsTo }: Page,
+) => {
+	const target = sendsTo && new URL(sendsTo);
+	const formAction = ["'self'", target && (target.host === "" ? target.protocol : target.origin)];
+	c.header(
+		"Content-Security-Policy",
+		`default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction.filter(Boolean).join(" ")}; frame-ancestors 'none'; base-uri 'none'`,
+	);
+	c.header("Referrer-Policy", "no-referrer");
+	return c.html(
+		html`<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Petstore API</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}code{font-size:.95em}input{width:100%;padding:.5rem;font:inherit}button,a.button{margin:.5rem .5rem 0 0;padding:.5rem 1rem;font:inherit}.error{color:#a00}</style>
+</head>
+<body><h1>${title}</h1>${body}</body>
+</html>`,
+		status,
+	);
+};
+
+/** The request the page was opened with, validated by the library (it throws when it is not one). */
+const authRequestOf = (c: Context<AppEnv>, query: string) =>
+	authorizationServer(new URL(c.req.url).origin)
+		.getOAuthApi(c.env)
+		.parseAuthRequest(new Request(`${new URL(c.req.url).origin}${oauthPaths.authorize}?${query}`));
+
+/** Where a client is sent back, as the person reads it: its host, or the scheme of an app. */
+const destination = (redirectUri: string) => {
+	const url = new URL(redirectUri);
+	return url.host === "" ? `${url.protocol}//` : url.host;
+};
+
+const scopeList = (scopes: string[]) =>
+	html`<ul>${scopes.map(
+		(scope) =>
+			html`<li><code>${scope}</code>: ${scopeDescriptions[scope as keyof typeof scopeDescriptions] ?? "unknown"}</li>`,
+	)}</ul>`;
+
+/** The form that asks for a credential; `error` says why the last one was not enough. */
+const consentForm = async (
+	c: Context<AppEnv>,
+	request: AuthRequest,
+	query: string,
+	error?: string,
+) => {
+	const client = await authorizationServer(new URL(c.req.url).origin)
+		.getOAuthApi(c.env)
+		.lookupClient(request.clientId);
+	const name = client?.clientName ?? request.clientId;
+	return html`<p><strong>${name}</strong> asks to act on this API as you, and will be sent back to
+<strong>${destination(request.redirectUri)}</strong>.</p>
+<p>It asks for:</p>${scopeList(request.scope.length > 0 ? request.scope : agentScopes)}
+<form method="post" action="${oauthPaths.authorize}">
+<input type="hidden" name="request" value="${query}">
+<label for="credential">An API key (<code>pst_…</code>) or the root token. It grants the scopes asked that it holds, no more.</label>
+<input id="credential" name="credential" type="password" autocomplete="off">
+${error ? html`<p class="error">${error}</p>` : ""}
+<button name="decision" value="allow">Allow</button><button name="decision" value="deny">Deny</button>
+</form>`;
+};
+
+/** The answer to a request that is not a valid authorization request: back to the client if that is safe. */
+const refused = (c: Context<AppEnv>, error: unknown) => {
+	if (error instanceof AuthorizationError && error.redirectTo)
+		return c.redirect(error.redirectTo, 302);
+	const message = error instanceof Error ? error.message : String(error);
+	return page(c, 400, { title: "Not a sign-in request", body: html`<p>${message}</p>` });
+};
+
+/** RFC 9728 metadata of `/mcp`: where its tokens come from, and the scopes an agent may be granted. */
+const resourceMetadata = (c: Context<AppEnv>) => {
+	const { origin } = new URL(c.req.url);
+	return c.json({
+		resource: resourceOf(origin),
+		authorization_servers: [origin],
+		scopes_supported: agentScopes,
+		bearer_methods_supported: ["header"],
+		resource_name: "Petstore API",
+	});
+};
+
+export const oauthRoutes = new Hono<AppEnv>()
+	// At the path RFC 9728 derives from the resource, and at the root, where clients of the 2025 revision look.
+	.get(`${oauthPaths.resourceMetadata}/mcp`, resourceMetadata)
+	.get(oauthPaths.resourceMetadata, resourceMetadata)
+	.get(oauthPaths.authorize, async (c) => {
+		const query = new URL(c.req.url).search.slice(1);
+		const clientId = c.req.query("client_id");
+		const refusal = clientId && (await clientIdRefusal(clientId, c.env, Date.now()));
+		if (refusal) return refused(c, new Error(`The client id may not be fetched: ${refusal}.`));
+		let request: AuthRequest;
+		try {
+			request = await authRequestOf(c, query);
+		} catch (error) {
+			return refused(c, error);
+		}
+		return page(c, 200, { title: "Sign in an agent", body: await consentForm(c, request, query) });
+	})
+	.post(oauthPaths.authorize, async (c) => {
+		const form = await c.req.parseBody();
+		const query = typeof form.request === "string" ? form.request : "";
+		let request: AuthRequest;
+		try {
+			request = await authRequestOf(c, query);
+		} catch (error) {
+			return refused(c, error);
+		}
+		if (form.decision !== "allow") {
+			return c.redirect(authorizationErrorRedirect(request, "access_denied"), 303);
+		}
+		const credential = typeof form.credential === "string" ? form.credential.trim() : "";
+		const client = credential ? await credentialClient(c, credential) : undefined;
+		if (!client) {
+			await limitFailedAuth(c);
+			return page(c, 401, {
+				title: "Sign in an agent",
+				body: await consentForm(
+					c,
+					request,
+					query,
+					"That is neither an API key nor the root token.",
+				),
+			});
+		}
+		const asked = request.scope.length > 0 ? request.scope : agentScopes;
+		const granted = asked.filter(
+			(scope) =>
+				agentScopes.includes(scope as (typeof agentScopes)[number]) &&
+				client.scopes.includes(scope as (typeof agentScopes)[number]),
+		);
+		if (granted.length === 0) {
+			return page(c, 403, {
+				title: "Sign in an agent",
+				body: await consentForm(
+					c,
+					request,
+					query,
+					"That credential holds none of the scopes asked.",
+				),
+			});
+		}
+		const props: GrantProps =
+			client.key === undefined ? { root: client.budget } : { key: client.key };
+		const { redirectTo } = await authorizationServer(new URL(c.req.url).origin)
+			.getOAuthApi(c.env)
+			.completeAuthorization({
+				request,
+				userId: client.key === undefined ? "root" : `key-${client.key}`,
+				metadata: {},
+				scope: granted,
+				props,
+			});
+		return page(c, 200, {
+			title: "Agent signed in",
+			body: html`<p>Granted:</p>${scopeList(granted)}
+<p><a class="button" href="${redirectTo}">Continue to ${destination(request.redirectUri)}</a></p>`,
+		});
+	});

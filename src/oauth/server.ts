@@ -1,0 +1,92 @@
+import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
+import { ApiError } from "../models/error";
+import { type Scope, scopes } from "../models/scopes";
+import { destinationRefusal } from "../webhooks/destination";
+import { storableUrl } from "../webhooks/url";
+
+// OAuth 2.1 for hosted agents on /mcp (MCP authorization): Cloudflare's workers-oauth-provider is the authorization
+// server (metadata, token, registration, client metadata documents, PKCE, refresh rotation, storage in OAUTH_KV);
+// the consent page is ours (src/oauth/consent.ts), and so is the resource side (src/mcp/, src/http/auth.ts).
+
+/** The OAuth endpoints the library serves, and the consent page, which is ours. */
+export const oauthPaths = {
+	authorize: "/authorize",
+	token: "/token",
+	register: "/register",
+	serverMetadata: "/.well-known/oauth-authorization-server",
+	resourceMetadata: "/.well-known/oauth-protected-resource",
+};
+
+/** What an agent may be granted: every scope but `keys:manage`, since key operations are no tools. */
+export const agentScopes = scopes.filter((scope) => scope !== "keys:manage") as Scope[];
+
+/** The one protected resource: `/mcp` at the origin the request came to. */
+export const resourceOf = (origin: string) => `${origin}/mcp`;
+
+// The issuer and the resource are the origin a request came to (the workers.dev name, a custom domain, or
+// localhost): one server per origin, each built on its first request.
+const servers = new Map<string, OAuthAuthorizationServer<Env>>();
+
+/** The authorization server of `origin`. */
+export const authorizationServer = (origin: string) => {
+	let server = servers.get(origin);
+	if (!server) {
+		server = new OAuthAuthorizationServer<Env>({
+			issuer: origin,
+			resources: [resourceOf(origin)],
+			defaultResource: resourceOf(origin),
+			authorizeEndpoint: oauthPaths.authorize,
+			tokenEndpoint: oauthPaths.token,
+			clientRegistrationEndpoint: oauthPaths.register,
+			scopesSupported: agentScopes,
+			accessTokenTTL: 3600,
+			allowPrivateUseRedirectUris: true,
+			clientIdMetadataDocumentEnabled: true,
+		});
+		servers.set(origin, server);
+	}
+	return server;
+};
+
+/**
+ * Why the client id `clientId`, a URL the library would fetch (a client metadata document), may not be fetched,
+ * if not: webhook URLs' public-host rules, checked on the name as it resolves now.
+ */
+export const clientIdRefusal = async (clientId: string, env: Env, now: number) => {
+	if (!/^https?:/i.test(clientId)) return undefined;
+	try {
+		storableUrl(clientId, env);
+	} catch (error) {
+		if (error instanceof ApiError) return `it ${error.details?.[0]?.message}`;
+		throw error;
+	}
+	return destinationRefusal(clientId, env, now);
+};
+
+/** The client id a request to the authorization server names, in its query or its form body. */
+const clientIdOf = async (request: Request) => {
+	const query = new URL(request.url).searchParams.get("client_id");
+	if (query !== null || request.method !== "POST") return query;
+	const type = request.headers.get("content-type") ?? "";
+	if (!type.startsWith("application/x-www-form-urlencoded")) return null;
+	return new URLSearchParams(await request.clone().text()).get("client_id");
+};
+
+/**
+ * The authorization server's answer to `request`, a request to one of its endpoints; a client id URL that names a
+ * host that is not public is refused before the library fetches it (`invalid_client`).
+ */
+export const serveOAuth = async (request: Request, env: Env, ctx: ExecutionContext) => {
+	const clientId = await clientIdOf(request);
+	const refusal = clientId === null ? undefined : await clientIdRefusal(clientId, env, Date.now());
+	if (refusal !== undefined) {
+		return Response.json(
+			{
+				error: "invalid_client",
+				error_description: `The client id may not be fetched: ${refusal}.`,
+			},
+			{ status: 400, headers: { "cache-control": "no-store" } },
+		);
+	}
+	return authorizationServer(new URL(request.url).origin).fetch(request, env, ctx);
+};

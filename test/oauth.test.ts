@@ -1,0 +1,387 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import worker from "../src/index";
+import { api, send, stockedPet, uniqueName } from "./support/api";
+import { mockReceivers } from "./support/webhooks";
+
+// Hosted agents sign in to /mcp with OAuth 2.1, through the Worker as deployed: the OAuth library's endpoints, the
+// consent page, and /mcp acting as the key that consented.
+
+const origin = "https://petstore.test";
+const resource = `${origin}/mcp`;
+const redirectUri = "http://127.0.0.1:9999/callback";
+
+afterEach(() => {
+	vi.restoreAllMocks();
+});
+
+/** A request to the Worker, answered once its background work is done. */
+const fetchWorker = async (path: string, init?: RequestInit, at = origin) => {
+	const ctx = createExecutionContext();
+	const response = await worker.fetch(
+		new Request(new URL(path, at), init) as Request<unknown, IncomingRequestCfProperties>,
+		env,
+		ctx,
+	);
+	await waitOnExecutionContext(ctx);
+	return response;
+};
+
+const form = (fields: Record<string, string>) => ({
+	method: "POST",
+	headers: { "content-type": "application/x-www-form-urlencoded" },
+	body: new URLSearchParams(fields).toString(),
+});
+
+const base64url = (bytes: ArrayBuffer | Uint8Array) =>
+	new Uint8Array(bytes).toBase64({ alphabet: "base64url", omitPadding: true });
+
+/** A key with `scopes`, made with the root token. */
+const makeKey = async (scopes: string[]) => {
+	const response = await send("POST", "/keys", { name: uniqueName("Consenting"), scopes });
+	return response.json<{ id: number; secret: string }>();
+};
+
+/** A client registered as an agent registers (RFC 7591): public, PKCE, refresh tokens. */
+const registerClient = async (redirectUris = [redirectUri]) => {
+	const response = await fetchWorker("/register", {
+		method: "POST",
+		headers: { "content-type": "application/json" },
+		body: JSON.stringify({
+			client_name: "Test agent",
+			redirect_uris: redirectUris,
+			token_endpoint_auth_method: "none",
+			grant_types: ["authorization_code", "refresh_token"],
+			response_types: ["code"],
+		}),
+	});
+	return response;
+};
+
+/** An authorization request of `clientId` for `scope`, with its PKCE verifier and state. */
+const authorization = async (clientId: string, scope: string, redirect = redirectUri) => {
+	const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
+	const challenge = base64url(
+		await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)),
+	);
+	const state = crypto.randomUUID();
+	const query = new URLSearchParams({
+		response_type: "code",
+		client_id: clientId,
+		redirect_uri: redirect,
+		scope,
+		state,
+		code_challenge: challenge,
+		code_challenge_method: "S256",
+		resource,
+	}).toString();
+	return { verifier, state, query };
+};
+
+/** The link the page leads on to. */
+const continuation = (page: string) => {
+	const href = /<a class="button" href="([^"]+)"/.exec(page)?.[1];
+	expect(href, page).toBeTruthy();
+	return new URL((href ?? "").replaceAll("&amp;", "&"));
+};
+
+/** Signs an agent in with `credential`, asking `scope`: the tokens it gets, and what the page said it granted. */
+const signIn = async (credential: string, scope: string) => {
+	const { client_id } = await (await registerClient()).json<{ client_id: string }>();
+	const { verifier, state, query } = await authorization(client_id, scope);
+	const consent = await fetchWorker(`/authorize?${query}`);
+	expect(consent.status).toBe(200);
+	const granted = await fetchWorker(
+		"/authorize",
+		form({ request: query, credential, decision: "allow" }),
+	);
+	expect(granted.status).toBe(200);
+	const page = await granted.text();
+	const callback = continuation(page);
+	expect(callback.searchParams.get("state")).toBe(state);
+	expect(callback.searchParams.get("iss")).toBe(origin);
+	const token = await fetchWorker(
+		"/token",
+		form({
+			grant_type: "authorization_code",
+			code: callback.searchParams.get("code") ?? "",
+			redirect_uri: redirectUri,
+			client_id,
+			code_verifier: verifier,
+			resource,
+		}),
+	);
+	expect(token.status).toBe(200);
+	const tokens = await token.json<{ access_token: string; refresh_token: string; scope: string }>();
+	return { ...tokens, clientId: client_id, page };
+};
+
+/** A `tools/call` of the current revision, as the Worker answers it. */
+const callTool = (name: string, args: unknown, credential?: string, at = origin) =>
+	fetchWorker(
+		"/mcp",
+		{
+			method: "POST",
+			headers: {
+				"content-type": "application/json",
+				accept: "application/json, text/event-stream",
+				"mcp-protocol-version": "2026-07-28",
+				"mcp-method": "tools/call",
+				"mcp-name": name,
+				...(credential && { authorization: `Bearer ${credential}` }),
+			},
+			body: JSON.stringify({
+				jsonrpc: "2.0",
+				id: 1,
+				method: "tools/call",
+				params: {
+					name,
+					arguments: args,
+					_meta: {
+						"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+						"io.modelcontextprotocol/clientCapabilities": {},
+					},
+				},
+			}),
+		},
+		at,
+	);
+
+describe("discovery", () => {
+	it("names this origin as /mcp's authorization server, at RFC 9728's path and at the root", async () => {
+		for (const path of [
+			"/.well-known/oauth-protected-resource/mcp",
+			"/.well-known/oauth-protected-resource",
+		]) {
+			const metadata = await (await fetchWorker(path)).json();
+			expect(metadata).toEqual({
+				resource,
+				authorization_servers: [origin],
+				scopes_supported: ["pets:write", "orders:write", "inventory:write", "webhooks:manage"],
+				bearer_methods_supported: ["header"],
+				resource_name: "Petstore API",
+			});
+		}
+	});
+
+	it("describes the authorization server (RFC 8414): code with S256 PKCE, refresh tokens, public clients, client metadata documents, registration, iss", async () => {
+		const metadata = await (await fetchWorker("/.well-known/oauth-authorization-server")).json();
+		expect(metadata).toMatchObject({
+			issuer: origin,
+			authorization_endpoint: `${origin}/authorize`,
+			token_endpoint: `${origin}/token`,
+			registration_endpoint: `${origin}/register`,
+			response_types_supported: ["code"],
+			grant_types_supported: expect.arrayContaining(["authorization_code", "refresh_token"]),
+			code_challenge_methods_supported: ["S256"],
+			token_endpoint_auth_methods_supported: expect.arrayContaining(["none"]),
+			client_id_metadata_document_supported: true,
+			authorization_response_iss_parameter_supported: true,
+		});
+	});
+});
+
+describe("signing an agent in", () => {
+	it("names the client and where it returns, and lists the scopes asked", async () => {
+		const { client_id } = await (await registerClient()).json<{ client_id: string }>();
+		const { query } = await authorization(client_id, "orders:write pets:write");
+		const consent = await fetchWorker(`/authorize?${query}`);
+		const page = await consent.text();
+		expect(page).toContain("Test agent");
+		expect(page).toContain("127.0.0.1:9999");
+		expect(page).toContain("<code>orders:write</code>");
+		expect(page).toContain("<code>pets:write</code>");
+		expect(consent.headers.get("content-security-policy")).toContain("default-src 'none'");
+		expect(consent.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+	});
+
+	it("grants the scopes asked that the credential holds, never more, and says which", async () => {
+		const key = await makeKey(["orders:write", "webhooks:manage"]);
+		const { scope, page } = await signIn(key.secret, "orders:write pets:write");
+		expect(scope).toBe("orders:write");
+		expect(page).toContain("<code>orders:write</code>");
+		expect(page).not.toContain("<code>pets:write</code>");
+	});
+
+	it("sends the client back with access_denied when the person refuses", async () => {
+		const { client_id } = await (await registerClient()).json<{ client_id: string }>();
+		const { query, state } = await authorization(client_id, "orders:write");
+		const denied = await fetchWorker("/authorize", form({ request: query, decision: "deny" }));
+		expect(denied.status).toBe(303);
+		const back = new URL(denied.headers.get("location") ?? "");
+		expect(`${back.origin}${back.pathname}`).toBe(redirectUri);
+		expect(Object.fromEntries(back.searchParams)).toMatchObject({
+			error: "access_denied",
+			state,
+			iss: origin,
+		});
+	});
+
+	it("grants nothing for a credential that is not one, or that holds none of the scopes asked", async () => {
+		const { client_id } = await (await registerClient()).json<{ client_id: string }>();
+		const { query } = await authorization(client_id, "pets:write");
+		for (const credential of ["pst_not-a-key", "", "root"]) {
+			const refused = await fetchWorker(
+				"/authorize",
+				form({ request: query, credential, decision: "allow" }),
+			);
+			expect(refused.status).toBe(401);
+			expect(await refused.text()).not.toContain("code=");
+		}
+		const key = await makeKey(["orders:write"]);
+		const lacking = await fetchWorker(
+			"/authorize",
+			form({ request: query, credential: key.secret, decision: "allow" }),
+		);
+		expect(lacking.status).toBe(403);
+		expect(await lacking.text()).not.toContain("code=");
+	});
+
+	it("refuses a request the library does not accept: plain PKCE, none, an unregistered redirect", async () => {
+		const { client_id } = await (await registerClient()).json<{ client_id: string }>();
+		const { query } = await authorization(client_id, "orders:write");
+		const plain = new URLSearchParams(query);
+		plain.set("code_challenge_method", "plain");
+		const noPkce = new URLSearchParams(query);
+		noPkce.delete("code_challenge");
+		noPkce.delete("code_challenge_method");
+		const elsewhere = new URLSearchParams(query);
+		elsewhere.set("redirect_uri", "https://attacker.example/callback");
+		for (const refused of [plain, noPkce, elsewhere]) {
+			const response = await fetchWorker(`/authorize?${refused}`, { redirect: "manual" });
+			const location = response.headers.get("location") ?? "";
+			expect(response.status === 400 || location.includes("error="), refused.toString()).toBe(true);
+			expect(location).not.toContain("attacker.example");
+		}
+	});
+
+	it("registers only https, loopback and private-use redirects", async () => {
+		expect((await registerClient(["http://attacker.example/callback"])).status).toBe(400);
+		expect(
+			(await registerClient(["http://127.0.0.1:1234/cb", "cursor://petstore/cb"])).status,
+		).toBe(201);
+	});
+
+	it("refuses a client id whose metadata document is on a host that is not public, before fetching it", async () => {
+		const receivers = mockReceivers();
+		for (const clientId of [
+			"https://10.0.0.1/client.json",
+			"https://metadata.internal/client.json",
+		]) {
+			const { query } = await authorization(clientId, "orders:write");
+			const page = await fetchWorker(`/authorize?${query}`);
+			expect(page.status).toBe(400);
+			const token = await fetchWorker(
+				"/token",
+				form({ grant_type: "authorization_code", code: "x", client_id: clientId }),
+			);
+			expect(token.status).toBe(400);
+			expect(await token.json()).toMatchObject({ error: "invalid_client" });
+		}
+		receivers.resolves("rebound.example.com", "10.1.2.3");
+		const { query } = await authorization(
+			"https://rebound.example.com/client.json",
+			"orders:write",
+		);
+		const rebound = await fetchWorker(`/authorize?${query}`);
+		expect(rebound.status).toBe(400);
+		expect(await rebound.text()).toContain("resolves to 10.1.2.3");
+		expect(receivers.received("https://rebound.example.com/client.json")).toEqual([]);
+	});
+
+	it("reads a client's name from its metadata document on a public host", async () => {
+		const receivers = mockReceivers();
+		const clientId = "https://agents.example.com/oauth/client.json";
+		receivers.answer(clientId, () =>
+			Response.json({
+				client_id: clientId,
+				client_name: "Document agent",
+				redirect_uris: [redirectUri],
+				token_endpoint_auth_method: "none",
+			}),
+		);
+		const { query } = await authorization(clientId, "orders:write");
+		const consent = await fetchWorker(`/authorize?${query}`);
+		const text = await consent.text();
+		expect(consent.status, text).toBe(200);
+		expect(text).toContain("Document agent");
+	});
+});
+
+describe("an agent's token", () => {
+	it("acts on /mcp as the key that consented, narrowed to what it granted", async () => {
+		const key = await makeKey(["orders:write", "pets:write"]);
+		const { access_token } = await signIn(key.secret, "orders:write");
+		const pet = await stockedPet(5);
+		const placed = await callTool(
+			"placeOrder",
+			{ body: { petId: pet.id, quantity: 1 } },
+			access_token,
+		);
+		expect(placed.status).toBe(200);
+		expect(JSON.stringify(await placed.json())).toContain('"complete":false');
+		const stepUp = await callTool(
+			"createCategory",
+			{ body: { name: uniqueName("Agent") } },
+			access_token,
+		);
+		expect(stepUp.status).toBe(403);
+		expect(stepUp.headers.get("www-authenticate")).toBe(
+			`Bearer error="insufficient_scope", scope="pets:write", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+		);
+	});
+
+	it("is refused anywhere but /mcp at its origin: REST, and another origin's /mcp", async () => {
+		const key = await makeKey(["orders:write"]);
+		const { access_token } = await signIn(key.secret, "orders:write");
+		const pet = await stockedPet(5);
+		const rest = await fetchWorker("/store/orders", {
+			method: "POST",
+			headers: { authorization: `Bearer ${access_token}`, "content-type": "application/json" },
+			body: JSON.stringify({ petId: pet.id, quantity: 1 }),
+		});
+		expect(rest.status).toBe(401);
+		const elsewhere = await callTool(
+			"placeOrder",
+			{ body: { petId: pet.id, quantity: 1 } },
+			access_token,
+			"https://other.test",
+		);
+		expect(elsewhere.status).toBe(401);
+		expect(elsewhere.headers.get("www-authenticate")).toContain('error="invalid_token"');
+	});
+
+	it("stops working when the key that granted it is revoked", async () => {
+		const key = await makeKey(["orders:write"]);
+		const { access_token } = await signIn(key.secret, "orders:write");
+		const pet = await stockedPet(5);
+		const order = { body: { petId: pet.id, quantity: 1 } };
+		expect((await callTool("placeOrder", order, access_token)).status).toBe(200);
+		expect((await api(`/keys/${key.id}`, { method: "DELETE" })).status).toBe(204);
+		const refused = await callTool("placeOrder", order, access_token);
+		expect(refused.status).toBe(401);
+		expect(refused.headers.get("www-authenticate")).toContain('error="invalid_token"');
+	});
+
+	it("is renewed with its refresh token, which rotates", async () => {
+		const key = await makeKey(["orders:write"]);
+		const { refresh_token, clientId } = await signIn(key.secret, "orders:write");
+		const refresh = (token: string) =>
+			fetchWorker(
+				"/token",
+				form({ grant_type: "refresh_token", refresh_token: token, client_id: clientId, resource }),
+			);
+		const first = await refresh(refresh_token);
+		expect(first.status).toBe(200);
+		const renewed = await first.json<{ access_token: string; refresh_token: string }>();
+		expect(renewed.refresh_token).not.toBe(refresh_token);
+		expect((await refresh(renewed.refresh_token)).status).toBe(200);
+		expect((await refresh(refresh_token)).status).toBe(400);
+		const pet = await stockedPet(5);
+		expect(
+			(await callTool("placeOrder", { body: { petId: pet.id, quantity: 1 } }, renewed.access_token))
+				.status,
+		).toBe(200);
+	});
+});
