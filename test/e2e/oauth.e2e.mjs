@@ -70,9 +70,7 @@ const mcpUrl = new URL(`${base}/mcp`);
 /** A client of /mcp that signs in through `agent`. */
 const connect = async (agent) => {
 	const client = new Client({ name: "oauth-e2e", version: "1.0.0" });
-	await client.connect(
-		new StreamableHTTPClientTransport(mcpUrl, { authProvider: agent }),
-	);
+	await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: agent }));
 	return client;
 };
 
@@ -81,8 +79,7 @@ const consent = async (url, credential, name) => {
 	const context = await browser.newContext();
 	await context.route("**/*", (route) => {
 		const target = new URL(route.request().url());
-		if (target.hostname === "127.0.0.1" && target.port === String(port))
-			return route.continue();
+		if (target.hostname === "127.0.0.1" && target.port === String(port)) return route.continue();
 		thirdParty.push(target.href);
 		return route.abort();
 	});
@@ -92,9 +89,7 @@ const consent = async (url, credential, name) => {
 	});
 	await page.addInitScript(() => {
 		document.addEventListener("securitypolicyviolation", (event) => {
-			console.error(
-				`CSP violation: ${event.violatedDirective} ${event.blockedURI}`,
-			);
+			console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
 		});
 	});
 	await page.goto(url.href);
@@ -112,19 +107,10 @@ const consent = async (url, credential, name) => {
 };
 
 beforeAll(async () => {
-	server = await startWranglerDev({
-		port,
-		probe: "/doc",
-		envFile: ".dev.vars.example",
-	});
+	server = await startWranglerDev({ port, probe: "/doc", envFile: ".dev.vars.example" });
 	browser = await chromium.launch({
 		executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-		args: [
-			"--no-sandbox",
-			"--disable-gpu",
-			"--no-first-run",
-			"--disable-background-networking",
-		],
+		args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
 	});
 }, 180_000);
 
@@ -137,51 +123,28 @@ describe("a hosted agent", () => {
 	it("signs in with a person's key, calls within its scopes, and steps up for another", async () => {
 		const made = await fetch(`${base}/keys`, {
 			method: "POST",
-			headers: {
-				authorization: `Bearer ${rootToken}`,
-				"content-type": "application/json",
-			},
-			body: JSON.stringify({
-				name: "A person",
-				scopes: ["orders:write", "pets:write"],
-			}),
+			headers: { authorization: `Bearer ${rootToken}`, "content-type": "application/json" },
+			body: JSON.stringify({ name: "A person", scopes: ["orders:write", "pets:write"] }),
 		});
 		expect(made.status).toBe(201);
 		const { secret } = await made.json();
 		const asRoot = (method, path, body) =>
 			fetch(`${base}${path}`, {
 				method,
-				headers: {
-					authorization: `Bearer ${rootToken}`,
-					"content-type": "application/json",
-				},
+				headers: { authorization: `Bearer ${rootToken}`, "content-type": "application/json" },
 				body: JSON.stringify(body),
 			}).then((response) => response.json());
-		const { id: categoryId } = await asRoot("POST", "/categories", {
-			name: "Agents' pets",
-		});
-		const { id: petId } = await asRoot("POST", "/pets", {
-			name: "Rex",
-			categoryId,
-		});
+		const { id: categoryId } = await asRoot("POST", "/categories", { name: "Agents' pets" });
+		const { id: petId } = await asRoot("POST", "/pets", { name: "Rex", categoryId });
 		await asRoot("PUT", `/store/inventory/${petId}`, { quantity: 5 });
 		const agent = new Agent();
 
 		// No credential: the tools list, reads answer, a write is refused where the client signs in.
 		const anonymous = await connect(agent);
-		expect(
-			(await anonymous.listTools()).tools.map((tool) => tool.name),
-		).toContain("placeOrder");
-		const order = {
-			name: "placeOrder",
-			arguments: { body: { petId: 1, quantity: 1 } },
-		};
-		await expect(anonymous.callTool(order)).rejects.toBeInstanceOf(
-			UnauthorizedError,
-		);
-		expect(agent.authorizationUrl.searchParams.get("scope")).toBe(
-			"orders:write",
-		);
+		expect((await anonymous.listTools()).tools.map((tool) => tool.name)).toContain("placeOrder");
+		const order = { name: "placeOrder", arguments: { body: { petId: 1, quantity: 1 } } };
+		await expect(anonymous.callTool(order)).rejects.toBeInstanceOf(UnauthorizedError);
+		expect(agent.authorizationUrl.searchParams.get("scope")).toBe("orders:write");
 
 		const first = await consent(agent.authorizationUrl, secret, "consent");
 		expect(first.text).toContain("Test agent");
@@ -189,35 +152,22 @@ describe("a hosted agent", () => {
 		expect(first.asked).toEqual(["orders:write"]);
 		expect(first.granted).toEqual(["orders:write"]);
 		expect(first.back.searchParams.get("state")).toBe(agent.lastState);
-		await new StreamableHTTPClientTransport(mcpUrl, {
-			authProvider: agent,
-		}).finishAuth(first.back.searchParams);
+		await new StreamableHTTPClientTransport(mcpUrl, { authProvider: agent }).finishAuth(
+			first.back.searchParams,
+		);
 		const signedIn = await connect(agent);
 		const placed = await signedIn.callTool(order);
 		expect(placed.isError).toBeFalsy();
-		expect(placed.structuredContent).toMatchObject({
-			petId: 1,
-			quantity: 1,
-			complete: false,
-		});
+		expect(placed.structuredContent).toMatchObject({ petId: 1, quantity: 1, complete: false });
 
 		// A scope the grant lacks: 403 insufficient_scope, and the client asks again, keeping what it had.
-		const category = {
-			name: "createCategory",
-			arguments: { body: { name: "Signed in" } },
-		};
-		await expect(signedIn.callTool(category)).rejects.toBeInstanceOf(
-			UnauthorizedError,
-		);
-		const stepUp = await consent(
-			agent.authorizationUrl,
-			secret,
-			"consent-step-up",
-		);
+		const category = { name: "createCategory", arguments: { body: { name: "Signed in" } } };
+		await expect(signedIn.callTool(category)).rejects.toBeInstanceOf(UnauthorizedError);
+		const stepUp = await consent(agent.authorizationUrl, secret, "consent-step-up");
 		expect(stepUp.granted).toEqual(expect.arrayContaining(["pets:write"]));
-		await new StreamableHTTPClientTransport(mcpUrl, {
-			authProvider: agent,
-		}).finishAuth(stepUp.back.searchParams);
+		await new StreamableHTTPClientTransport(mcpUrl, { authProvider: agent }).finishAuth(
+			stepUp.back.searchParams,
+		);
 		const created = await (await connect(agent)).callTool(category);
 		expect(created.structuredContent).toMatchObject({ name: "Signed in" });
 
