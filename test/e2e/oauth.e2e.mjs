@@ -94,7 +94,7 @@ const consent = async (url, credential, name) => {
 	});
 	await page.goto(url.href);
 	const asked = await page.locator("li code").allInnerTexts();
-	const text = await page.locator("body").innerText();
+	const text = await page.locator("body").textContent();
 	await mkdir(join(root, "test-results"), { recursive: true });
 	await page.screenshot({ path: join(root, `test-results/${name}.png`) });
 	await page.fill("#credential", credential);
