@@ -124,6 +124,7 @@ const toolOf = (
 	route: RouteConfig,
 	operation: Operation,
 	inline: (schema: Schema, output?: boolean) => Schema,
+	refusal: Schema,
 ): ApiTool => {
 	const method = route.method.toUpperCase();
 	const { lifecycle, errors = [], scope } = flagsOf(route) ?? {};
@@ -175,8 +176,10 @@ const toolOf = (
 				required: args.filter((arg) => arg.required).map((arg) => arg.name),
 				additionalProperties: false,
 			},
-			// The success alone: a refusal is a tool error, which clients do not hold to the output schema.
-			...(success && { outputSchema: { type: "object", ...page(inline(success, true)) } }),
+			// A refusal is a tool error carrying the `Error`, which some clients (the Inspector) hold to it too.
+			...(success && {
+				outputSchema: { type: "object", anyOf: [page(inline(success, true)), refusal] },
+			}),
 			annotations: {
 				readOnlyHint: !isWrite(method),
 				destructiveHint: method === "DELETE",
@@ -204,6 +207,10 @@ export const toolsOf = (app: OpenAPIHono<AppEnv>) => {
 	const { paths = {}, components = {} } = app.getOpenAPIDocument(documentFor(app));
 	const inline = (schema: Schema, output?: boolean) =>
 		plain(schema, components.schemas as Record<string, Schema>, output);
+	// The `Error` of any tool: its code any string, each tool's description naming those it may meet.
+	const error = inline({ $ref: "#/components/schemas/Error" }, true);
+	const { enum: _, ...code } = propertiesOf(error).code;
+	const refusal = { ...error, properties: { ...propertiesOf(error), code } };
 	return new Map(
 		app.openAPIRegistry.definitions.flatMap((definition) => {
 			// Key operations are no tools: a key's secret would pass through a model's context.
@@ -212,7 +219,7 @@ export const toolsOf = (app: OpenAPIHono<AppEnv>) => {
 			}
 			const { route } = definition;
 			const item = paths[route.path] as Record<string, Operation>;
-			const tool = toolOf(route, item[route.method], inline);
+			const tool = toolOf(route, item[route.method], inline, refusal);
 			return [[tool.tool.name, tool] as const];
 		}),
 	);

@@ -48,6 +48,18 @@ const attempt = (a: {
 }) =>
 	`${a.id} ${a.eventId} ${a.attempt} ${a.status} ${a.durationMs} ${a.error} ${a.outcome} ${a.nextAttemptAt} ${a.attemptedAt}`;
 const oneWebhook = { params: { path: { webhookId: 1 } } };
+type Scope = "pets:write" | "orders:write" | "inventory:write" | "webhooks:manage" | "keys:manage";
+const key = (k: {
+	id: number;
+	name: string;
+	scopes: Scope[];
+	start: string;
+	createdAt: string;
+	expiresAt?: string;
+	lastUsedAt?: string;
+}) =>
+	`${k.id} ${k.name} ${k.scopes.join()} ${k.start} ${k.createdAt} ${k.expiresAt ?? ""} ${k.lastUsedAt ?? ""}`;
+const oneKey = { params: { path: { keyId: 1 } } };
 
 /** A placed order, as the generated client types it. */
 export const placedOrder = async () =>
@@ -157,4 +169,11 @@ export const everyOperation = async () => [
 	...ok(await client.GET("/webhooks/{webhookId}/deliveries", oneWebhook)).map(attempt),
 	(await client.DELETE("/webhooks/{webhookId}", { params: { path: { webhookId: 1 } } })).response
 		.status,
+	...ok(await client.GET("/keys")).map(key),
+	ok(await client.POST("/keys", { body: { name: "Shop front", scopes: ["orders:write"] } })).secret,
+	key(ok(await client.GET("/keys/{keyId}", oneKey))),
+	key(ok(await client.PATCH("/keys/{keyId}", { ...oneKey, body: { expiresAt: null } }))),
+	ok(await client.POST("/keys/{keyId}/roll", { ...oneKey, body: { previousValidFor: 3600 } }))
+		.secret,
+	(await client.DELETE("/keys/{keyId}", oneKey)).response.status,
 ];
