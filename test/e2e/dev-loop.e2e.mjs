@@ -46,6 +46,31 @@ const sql = (command) => {
 
 const base = () => `http://localhost:${port}`;
 
+/** Starts `npm run dev` in the copy, as the README says; once it has printed its banner. */
+const startDev = async () => {
+	output = "";
+	dev = spawn("npm", ["run", "dev", "--", "--port", String(port), "--inspector-port", "8962"], {
+		cwd: copy,
+		detached: true,
+	});
+	dev.stdout.on("data", (chunk) => {
+		output += chunk;
+	});
+	dev.stderr.on("data", (chunk) => {
+		output += chunk;
+	});
+	await printed(/Petstore API {2}\S+/, 240_000);
+};
+
+/** Stops `npm run dev`, and waits until it has. */
+const stopDev = async () => {
+	if (dev?.exitCode === null) {
+		const exited = new Promise((resolve) => dev.once("exit", resolve));
+		process.kill(-dev.pid, "SIGTERM");
+		await exited;
+	}
+};
+
 beforeAll(async () => {
 	await rm(copy, { recursive: true, force: true });
 	await mkdir(copy, { recursive: true });
@@ -61,26 +86,10 @@ beforeAll(async () => {
 		await cp(join(root, path), join(copy, path), { recursive: true });
 	}
 	await symlink(join(root, "node_modules"), join(copy, "node_modules"));
-	dev = spawn("npm", ["run", "dev", "--", "--port", String(port), "--inspector-port", "8962"], {
-		cwd: copy,
-		detached: true,
-	});
-	dev.stdout.on("data", (chunk) => {
-		output += chunk;
-	});
-	dev.stderr.on("data", (chunk) => {
-		output += chunk;
-	});
-	await printed(/Petstore API {2}\S+/, 240_000);
+	await startDev();
 }, 300_000);
 
-afterAll(async () => {
-	if (dev?.exitCode === null) {
-		const exited = new Promise((resolve) => dev.once("exit", resolve));
-		process.kill(-dev.pid, "SIGTERM");
-		await exited;
-	}
-});
+afterAll(stopDev);
 
 describe("npm run dev", () => {
 	it("answers a database a migration behind the code 503, naming the command to run, and says so once", async () => {
@@ -152,19 +161,21 @@ describe("npm run dev", () => {
 		);
 		const [, error] = await printed(/(Pet: the model's field "nickname" has no column[^\n]*)/);
 		expect(error).toContain("add it to src/db/schema.ts, then run npm run db:generate");
+		// The Worker never started: nothing answers, and wrangler stops, to be run again once the column is there.
 		const created = await fetch(`${base()}/pets`, {
 			method: "POST",
 			headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
 			body: JSON.stringify({ name: "Nicknamed", categoryId: 1, nickname: "N" }),
-		});
-		expect(created.status).not.toBe(201);
-		const seen = output.length;
+		}).then(
+			(response) => response.status,
+			() => "no answer",
+		);
+		expect(created).toBe("no answer");
 		await writeFile(model, before);
-		for (const start = Date.now(); Date.now() - start < 60_000; await sleep(200)) {
-			if (output.slice(seen).includes("Local server updated and ready")) break;
-		}
+		await stopDev();
+		await startDev();
 		expect((await fetch(`${base()}/health`)).status).toBe(200);
-	}, 180_000);
+	}, 300_000);
 
 	it("serves the fresh database after npm run db:reset, with no restart", async () => {
 		const created = await fetch(`${base()}/pets`, {

@@ -1,10 +1,13 @@
-// A hosted agent signs in to /mcp as the MCP TypeScript SDK's v2 client does, against `wrangler dev`: a tool that
-// needs a scope answers 401, the client discovers the authorization server, registers and sends the person to the
-// consent page, which headless Chromium fills in with an API key; the client trades the code for tokens and calls
-// the tool; a scope the grant lacks answers 403, and the client signs in again for it (step-up). A screenshot of the
-// consent page lands in test-results/.
+// A hosted agent signs in to /mcp as the MCP TypeScript SDK's v2 client does, in both revisions, against
+// `wrangler dev`: a tool that needs a scope answers 401, the client discovers the authorization server, registers
+// and sends the person to the consent page, which headless Chromium fills in with an API key; the client trades the
+// code for tokens and calls the tool; a scope the grant lacks answers 403, and the client signs in again for it
+// (step-up); a token the server refuses is renewed with the refresh token; revoking the key stops the agent. A
+// screenshot of the consent page lands in test-results/. (A client id metadata document must be on a public host,
+// which this machine has none of: test/oauth.test.ts covers it.)
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
 	Client,
 	StreamableHTTPClientTransport,
@@ -67,9 +70,9 @@ class Agent {
 
 const mcpUrl = new URL(`${base}/mcp`);
 
-/** A client of /mcp that signs in through `agent`. */
-const connect = async (agent) => {
-	const client = new Client({ name: "oauth-e2e", version: "1.0.0" });
+/** A client of /mcp in the revision `versionNegotiation` asks for, that signs in through `agent`. */
+const connect = async (agent, versionNegotiation) => {
+	const client = new Client({ name: "oauth-e2e", version: "1.0.0" }, { versionNegotiation });
 	await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: agent }));
 	return client;
 };
@@ -119,34 +122,37 @@ afterAll(async () => {
 	await server?.stop();
 });
 
-describe("a hosted agent", () => {
-	it("signs in with a person's key, calls within its scopes, and steps up for another", async () => {
+describe.each([
+	["2025-11-25", { mode: "legacy" }],
+	["2026-07-28", { mode: { pin: "2026-07-28" } }],
+])("a hosted agent speaking %s", (revision, versionNegotiation) => {
+	it("signs in with a person's key, calls within its scopes, steps up for another, renews its token, and stops when the key is revoked", async () => {
 		const made = await fetch(`${base}/keys`, {
 			method: "POST",
 			headers: { authorization: `Bearer ${rootToken}`, "content-type": "application/json" },
 			body: JSON.stringify({ name: "A person", scopes: ["orders:write", "pets:write"] }),
 		});
 		expect(made.status).toBe(201);
-		const { secret } = await made.json();
+		const { id: keyId, secret } = await made.json();
 		const asRoot = (method, path, body) =>
 			fetch(`${base}${path}`, {
 				method,
 				headers: { authorization: `Bearer ${rootToken}`, "content-type": "application/json" },
 				body: JSON.stringify(body),
 			}).then((response) => response.json());
-		const { id: categoryId } = await asRoot("POST", "/categories", { name: "Agents' pets" });
+		const { id: categoryId } = await asRoot("POST", "/categories", { name: `Pets ${revision}` });
 		const { id: petId } = await asRoot("POST", "/pets", { name: "Rex", categoryId });
 		await asRoot("PUT", `/store/inventory/${petId}`, { quantity: 5 });
 		const agent = new Agent();
 
 		// No credential: the tools list, reads answer, a write is refused where the client signs in.
-		const anonymous = await connect(agent);
+		const anonymous = await connect(agent, versionNegotiation);
 		expect((await anonymous.listTools()).tools.map((tool) => tool.name)).toContain("placeOrder");
-		const order = { name: "placeOrder", arguments: { body: { petId: 1, quantity: 1 } } };
+		const order = { name: "placeOrder", arguments: { body: { petId, quantity: 1 } } };
 		await expect(anonymous.callTool(order)).rejects.toBeInstanceOf(UnauthorizedError);
 		expect(agent.authorizationUrl.searchParams.get("scope")).toBe("orders:write");
 
-		const first = await consent(agent.authorizationUrl, secret, "consent");
+		const first = await consent(agent.authorizationUrl, secret, `consent-${revision}`);
 		expect(first.text).toContain("Test agent");
 		expect(first.text).toContain("127.0.0.1:9999");
 		expect(first.asked).toEqual(["orders:write"]);
@@ -155,21 +161,32 @@ describe("a hosted agent", () => {
 		await new StreamableHTTPClientTransport(mcpUrl, { authProvider: agent }).finishAuth(
 			first.back.searchParams,
 		);
-		const signedIn = await connect(agent);
+		const signedIn = await connect(agent, versionNegotiation);
+		expect(signedIn.getNegotiatedProtocolVersion()).toBe(revision);
 		const placed = await signedIn.callTool(order);
 		expect(placed.isError).toBeFalsy();
-		expect(placed.structuredContent).toMatchObject({ petId: 1, quantity: 1, complete: false });
+		expect(placed.structuredContent).toMatchObject({ petId, quantity: 1, complete: false });
 
 		// A scope the grant lacks: 403 insufficient_scope, and the client asks again, keeping what it had.
-		const category = { name: "createCategory", arguments: { body: { name: "Signed in" } } };
+		const category = {
+			name: "createCategory",
+			arguments: { body: { name: `Signed in ${revision}` } },
+		};
 		await expect(signedIn.callTool(category)).rejects.toBeInstanceOf(UnauthorizedError);
-		const stepUp = await consent(agent.authorizationUrl, secret, "consent-step-up");
+		const stepUp = await consent(agent.authorizationUrl, secret, `consent-step-up-${revision}`);
 		expect(stepUp.granted).toEqual(expect.arrayContaining(["pets:write"]));
 		await new StreamableHTTPClientTransport(mcpUrl, { authProvider: agent }).finishAuth(
 			stepUp.back.searchParams,
 		);
-		const created = await (await connect(agent)).callTool(category);
-		expect(created.structuredContent).toMatchObject({ name: "Signed in" });
+		const created = await (await connect(agent, versionNegotiation)).callTool(category);
+		expect(created.structuredContent).toMatchObject({ name: `Signed in ${revision}` });
+
+		// An access token the server refuses: the client renews it with its refresh token, which rotates.
+		const { refresh_token: used } = agent.tokens();
+		agent.saveTokens({ ...agent.tokens(), access_token: "not-a-token" });
+		const renewed = await (await connect(agent, versionNegotiation)).callTool(order);
+		expect(renewed.isError).toBeFalsy();
+		expect(agent.tokens().refresh_token).not.toBe(used);
 
 		// The token is /mcp's alone.
 		const rest = await fetch(`${base}/categories`, {
@@ -181,6 +198,20 @@ describe("a hosted agent", () => {
 			body: JSON.stringify({ name: "Through REST" }),
 		});
 		expect(rest.status).toBe(401);
+
+		// Revoking the key that consented stops its agent within 10 s (§13), its refresh token included.
+		const revoked = await fetch(`${base}/keys/${keyId}`, {
+			method: "DELETE",
+			headers: { authorization: `Bearer ${rootToken}` },
+		});
+		expect(revoked.status).toBe(204);
+		await sleep(10_500);
+		const stock = await (await fetch(`${base}/store/inventory/${petId}`)).json();
+		// A token presented is checked on every request: the client renews it once more, and is refused again.
+		await expect(
+			connect(agent, versionNegotiation).then((client) => client.callTool(order)),
+		).rejects.toThrow("Server returned 401 after re-authentication");
+		expect(await (await fetch(`${base}/store/inventory/${petId}`)).json()).toEqual(stock);
 		expect(problems).toEqual([]);
 		expect(thirdParty).toEqual([]);
 	}, 120_000);
