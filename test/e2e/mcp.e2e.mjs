@@ -87,7 +87,7 @@ const shell = (command) => {
 	};
 };
 
-/** The operations of /doc that are tools: all but the key operations (§12). */
+/** The operations of /doc that are tools: all but the key operations. */
 const operationIds = async () => {
 	const document = await (await fetch(`${base}/doc`)).json();
 	return Object.values(document.paths)
@@ -148,7 +148,7 @@ describe.each(Object.entries(clients))("MCP with %s", (name, client) => {
 		expect(written.isError).toBeFalsy();
 		expect(written.structuredContent).toMatchObject({ name: category });
 
-		// Without a credential, a write is an HTTP 401 (§12), which a client without OAuth raises.
+		// Without a credential, a write is an HTTP 401, which a client without OAuth raises.
 		const anonymous = await client.connect({});
 		await expect(
 			anonymous.callTool({

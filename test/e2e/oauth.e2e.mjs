@@ -199,7 +199,7 @@ describe.each([
 		});
 		expect(rest.status).toBe(401);
 
-		// Revoking the key that consented stops its agent within 10 s (§13), its refresh token included.
+		// Revoking the key that consented stops its agent within 10 s, its refresh token included.
 		const revoked = await fetch(`${base}/keys/${keyId}`, {
 			method: "DELETE",
 			headers: { authorization: `Bearer ${rootToken}` },

@@ -1,11 +1,44 @@
+import { apiKey } from "../../db/resources";
+import { authenticated } from "../../http/auth";
+import { withETag } from "../../http/conditional";
+import { listPage } from "../../http/pagination";
 import { createRouter } from "../../http/router";
-import * as handlers from "./handlers";
+import { writeContext } from "../../http/write-context";
+import { byId } from "../../models/id";
+import * as queries from "./queries";
 import * as routes from "./routes";
 
 export const keysRouter = createRouter()
-	.openapi(routes.listKeys, handlers.listKeys)
-	.openapi(routes.createKey, handlers.createKey)
-	.openapi(routes.getKey, handlers.getKey)
-	.openapi(routes.updateKey, handlers.updateKey)
-	.openapi(routes.revokeKey, handlers.revokeKey)
-	.openapi(routes.rollKey, handlers.rollKey);
+	.openapi(routes.listKeys, async (c) => {
+		const query = c.req.valid("query");
+		const keys = await listPage(c, query, (page) => apiKey.page(c.var.db, page), byId);
+		return c.json(keys, 200);
+	})
+	.openapi(routes.createKey, async (c) => {
+		const created = await queries.createKey(writeContext(c), authenticated(c), c.req.valid("json"));
+		return c.json(withETag(c, created), 201, { Location: apiKey.pathOf(created.id) });
+	})
+	.openapi(routes.getKey, async (c) =>
+		c.json(withETag(c, await apiKey.find(c.var.db, c.req.valid("param").keyId)), 200),
+	)
+	.openapi(routes.updateKey, async (c) => {
+		const { keyId } = c.req.valid("param");
+		const patch = c.req.valid("json");
+		const updated = await queries.updateKey(writeContext(c), authenticated(c), keyId, patch);
+		return c.json(withETag(c, updated), 200);
+	})
+	.openapi(routes.revokeKey, async (c) => {
+		await queries.revokeKey(writeContext(c), c.env, c.req.valid("param").keyId);
+		return c.body(null, 204);
+	})
+	.openapi(routes.rollKey, async (c) => {
+		const { keyId } = c.req.valid("param");
+		const { previousValidFor } = c.req.valid("json");
+		const rolled = await queries.rollKey(
+			writeContext(c),
+			authenticated(c),
+			keyId,
+			previousValidFor,
+		);
+		return c.json(withETag(c, rolled), 200);
+	});
