@@ -17,8 +17,7 @@ export const bookmarkParam = {
 			in: "header",
 			example: "00000000-00000001-00000000-00000000000000000000000000000000",
 		},
-		description:
-			"An earlier response's `X-D1-Bookmark`: this request reads at least what it wrote.",
+		description: "An earlier answer's `X-D1-Bookmark`: read at least what it saw.",
 	}),
 };
 

@@ -86,6 +86,11 @@ const merged = (branches: Schema[]) => {
 	return kept;
 };
 
+/** Whether an object schema has the same properties as `first`: an `allOf` of such, for an output, is one. */
+const sameObjects = (first: Schema) => (member: Schema) =>
+	member.type === "object" &&
+	JSON.stringify(propertiesOf(member)) === JSON.stringify(propertiesOf(first));
+
 /** A document schema as plain JSON Schema: references inlined, `nullable` as a `null` branch, no OpenAPI words. */
 const plain = (schema: Schema, components: Record<string, Schema>, output = false): Schema => {
 	const inline = (sub: unknown) => plain(sub as Schema, components, output);
@@ -97,12 +102,15 @@ const plain = (schema: Schema, components: Record<string, Schema>, output = fals
 	// clients warn about: such a member's words go to the schema itself.
 	const members = (allOf as Schema[]).filter((m) => "type" in m || "$ref" in m);
 	const notes = (allOf as Schema[]).filter((m) => !members.includes(m));
+	const inlined = members.map(inline);
 	const converted: Schema =
-		members.length === 1
-			? inline(members[0])
-			: members.length
-				? { allOf: members.map(inline) }
-				: {};
+		inlined.length === 1
+			? inlined[0]
+			: output && inlined.length > 1 && inlined.every(sameObjects(inlined[0]))
+				? { ...inlined[0], required: [...new Set(inlined.flatMap((m) => m.required ?? []))] }
+				: inlined.length
+					? { allOf: inlined }
+					: {};
 	for (const [key, value] of Object.entries(Object.assign({}, ...notes, rest))) {
 		const openApiWord = key.startsWith("x-") || (key === "format" && value === "int64");
 		if (openApiWord || (output && !shape.has(key))) continue;
@@ -205,12 +213,10 @@ const toolOf = (
 /** One tool per operation of the document, by name, in the order of the registry the document comes from. */
 export const toolsOf = (app: OpenAPIHono<AppEnv>) => {
 	const { paths = {}, components = {} } = app.getOpenAPIDocument(documentFor(app));
-	const inline = (schema: Schema, output?: boolean) =>
-		plain(schema, components.schemas as Record<string, Schema>, output);
-	// The `Error` of any tool: its code any string, each tool's description naming those it may meet.
-	const error = inline({ $ref: "#/components/schemas/Error" }, true);
-	const { enum: _, ...code } = propertiesOf(error).code;
-	const refusal = { ...error, properties: { ...propertiesOf(error), code } };
+	const schemas = components.schemas as Record<string, Schema>;
+	const inline = (schema: Schema, output?: boolean) => plain(schema, schemas, output);
+	// A tool error's `Error`, by the members it always has: each tool's description names the codes it may meet.
+	const refusal = { required: schemas.Error.required };
 	return new Map(
 		app.openAPIRegistry.definitions.flatMap((definition) => {
 			// Key operations are no tools: a key's secret would pass through a model's context.
