@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
-import { api, send, stockedPet, uniqueName } from "./support/api";
+import { api, send, stockedPet, token, uniqueName } from "./support/api";
 import { mockReceivers } from "./support/webhooks";
 
 // Hosted agents sign in to /mcp with OAuth 2.1, through the Worker as deployed: the OAuth library's endpoints, the
@@ -330,6 +330,24 @@ describe("an agent's token", () => {
 		expect(stepUp.headers.get("www-authenticate")).toBe(
 			`Bearer error="insufficient_scope", scope="pets:write", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
 		);
+	});
+
+	it("acts as the root token when the root token consented, narrowed to what it granted", async () => {
+		const { access_token } = await signIn(token, "orders:write");
+		const pet = await stockedPet(5);
+		const placed = await callTool(
+			"placeOrder",
+			{ body: { petId: pet.id, quantity: 1 } },
+			access_token,
+		);
+		expect(placed.status).toBe(200);
+		expect(JSON.stringify(await placed.json())).toContain('"complete":false');
+		const stepUp = await callTool(
+			"createCategory",
+			{ body: { name: uniqueName("Agent") } },
+			access_token,
+		);
+		expect(stepUp.status).toBe(403);
 	});
 
 	it("is refused anywhere but /mcp at its origin: REST, and another origin's /mcp", async () => {

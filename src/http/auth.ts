@@ -172,8 +172,12 @@ export const credentialClient = async (c: Context<AppEnv>, credential: string) =
 	return key && keyClient(key);
 };
 
-/** Who consented to an agent's grant: a key, or the root token (by its digest's name). */
+/** Who consented to an agent's grant: a key, or the root token (by its budget, which names its digest). */
 export type GrantProps = { key?: number; root?: string };
+
+/** What an agent's grant keeps of the client that consented. */
+export const grantPropsOf = (client: Client): GrantProps =>
+	client.key === undefined ? { root: client.budget } : { key: client.key };
 
 /**
  * The client an agent's grant acts as: the key that consented, narrowed to the `granted` scopes, while that key
@@ -182,9 +186,9 @@ export type GrantProps = { key?: number; root?: string };
 export const grantClient = async (c: Context<AppEnv>, props: GrantProps, granted: string[]) => {
 	if (props.key === undefined) {
 		const configured = (await acceptedDigests(c.env)).map(digestName);
-		return props.root && configured.includes(props.root)
-			? rootClient(props.root, granted)
-			: undefined;
+		return configured
+			.map((name) => rootClient(name, granted))
+			.find(({ budget }) => budget === props.root);
 	}
 	const id = props.key;
 	const key = await trustedKey(c, `id:${id}`, (db) => keyById(db, id), c.var.now());

@@ -6,7 +6,7 @@ import {
 import { type Context, Hono } from "hono";
 import { html } from "hono/html";
 import type { AppEnv } from "../env";
-import { credentialClient, type GrantProps } from "../http/auth";
+import { credentialClient, grantPropsOf } from "../http/auth";
 import { limitFailedAuth } from "../http/rate-limit";
 import { scopeDescriptions } from "../models/scopes";
 import {
@@ -176,8 +176,6 @@ export const oauthRoutes = new Hono<AppEnv>()
 				),
 			});
 		}
-		const props: GrantProps =
-			client.key === undefined ? { root: client.budget } : { key: client.key };
 		const { redirectTo } = await authorizationServer(new URL(c.req.url).origin)
 			.getOAuthApi(c.env)
 			.completeAuthorization({
@@ -185,7 +183,7 @@ export const oauthRoutes = new Hono<AppEnv>()
 				userId: client.key === undefined ? "root" : `key-${client.key}`,
 				metadata: {},
 				scope: granted,
-				props,
+				props: grantPropsOf(client),
 			});
 		return page(c, 200, {
 			title: "Agent signed in",
