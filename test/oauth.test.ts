@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
-import { api, send, stockedPet, token, uniqueName } from "./support/api";
+import { api, send, stockedPet, testApp, token, uniqueName } from "./support/api";
 import { mockReceivers } from "./support/webhooks";
 
 // Hosted agents sign in to /mcp with OAuth 2.1, through the Worker as deployed: the OAuth library's endpoints, the
@@ -113,7 +113,12 @@ const signIn = async (credential: string, scope: string) => {
 		}),
 	);
 	expect(token.status).toBe(200);
-	const tokens = await token.json<{ access_token: string; refresh_token: string; scope: string }>();
+	const tokens = await token.json<{
+		access_token: string;
+		refresh_token: string;
+		scope: string;
+		expires_in: number;
+	}>();
 	return { ...tokens, clientId: client_id, page };
 };
 
@@ -370,9 +375,9 @@ describe("an agent's token", () => {
 		expect(elsewhere.headers.get("www-authenticate")).toContain('error="invalid_token"');
 	});
 
-	it("stops working when the key that granted it is revoked", async () => {
+	it("stops working when the key that granted it is revoked, and is renewed no more", async () => {
 		const key = await makeKey(["orders:write"]);
-		const { access_token } = await signIn(key.secret, "orders:write");
+		const { access_token, refresh_token, clientId } = await signIn(key.secret, "orders:write");
 		const pet = await stockedPet(5);
 		const order = { body: { petId: pet.id, quantity: 1 } };
 		expect((await callTool("placeOrder", order, access_token)).status).toBe(200);
@@ -380,6 +385,27 @@ describe("an agent's token", () => {
 		const refused = await callTool("placeOrder", order, access_token);
 		expect(refused.status).toBe(401);
 		expect(refused.headers.get("www-authenticate")).toContain('error="invalid_token"');
+		const renewal = await fetchWorker(
+			"/token",
+			form({ grant_type: "refresh_token", refresh_token, client_id: clientId, resource }),
+		);
+		expect(renewal.status).toBe(400);
+		expect(await renewal.json()).toMatchObject({ error: "invalid_grant" });
+	});
+
+	it("lives no longer than the key that granted it", async () => {
+		// The OAuth library keeps the real clock: the key is made, and expires, on it.
+		const now = Date.now();
+		const expiresAt = new Date(now + 120_000).toISOString();
+		const made = await testApp({ now }).send("POST", "/keys", {
+			name: uniqueName("Expiring"),
+			scopes: ["orders:write"],
+			expiresAt,
+		});
+		const key = await made.json<{ secret: string }>();
+		const signedIn = await signIn(key.secret, "orders:write");
+		expect(signedIn.expires_in).toBeGreaterThan(100);
+		expect(signedIn.expires_in).toBeLessThanOrEqual(120);
 	});
 
 	it("is renewed with its refresh token, which rotates", async () => {

@@ -196,6 +196,20 @@ export const grantClient = async (c: Context<AppEnv>, props: GrantProps, granted
 };
 
 /**
+ * Until when the credential that consented to an agent's grant works, read afresh (at the token endpoint, where a
+ * grant is refreshed): null for no end, undefined once it is revoked or expired at `now`.
+ */
+export const grantHolderUntil = async (env: Env, props: GrantProps, now: number) => {
+	if (props.key === undefined) {
+		const configured = (await acceptedDigests(env)).map((root) => rootClient(digestName(root)));
+		return configured.some(({ budget }) => budget === props.root) ? null : undefined;
+	}
+	const key = await keyById(drizzle(env.DB), props.key);
+	if (!key) return undefined;
+	return key.expiresAt === null || Date.parse(key.expiresAt) > now ? key.expiresAt : undefined;
+};
+
+/**
  * Requires `Authorization: Bearer <credential>` (RFC 6750): an API key, or a root token of the `API_TOKEN` secret.
  * A request that fails is counted on its address's budget, never a client's.
  */

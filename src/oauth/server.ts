@@ -1,4 +1,5 @@
-import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
+import { OAuthAuthorizationServer, OAuthError } from "@cloudflare/workers-oauth-provider";
+import { type GrantProps, grantHolderUntil } from "../http/auth";
 import { ApiError } from "../models/error";
 import { type Scope, scopes } from "../models/scopes";
 import { destinationRefusal } from "../webhooks/destination";
@@ -20,6 +21,25 @@ export const oauthPaths = {
 /** What an agent may be granted: every scope but `keys:manage`, since key operations are no tools. */
 export const agentScopes = scopes.filter((scope) => scope !== "keys:manage") as Scope[];
 
+/** An access token's life, at most: an hour. */
+const accessTokenSeconds = 3600;
+
+/**
+ * A grant is exchanged for tokens only while the key (or root token) that consented works, and a token outlives it
+ * by no second: a revoked or expired key's grant is refused (`invalid_grant`, which also ends the grant).
+ */
+const whileTheHolderWorks = async ({ props, env }: { props: GrantProps; env: Env }) => {
+	const now = Date.now();
+	const until = await grantHolderUntil(env, props, now);
+	if (until === undefined) {
+		throw new OAuthError("invalid_grant", {
+			description: "The key that granted this access has been revoked or has expired.",
+		});
+	}
+	const left = until === null ? accessTokenSeconds : Math.ceil((Date.parse(until) - now) / 1000);
+	return { accessTokenTTL: Math.min(accessTokenSeconds, left) };
+};
+
 /** The one protected resource: `/mcp` at the origin the request came to. */
 export const resourceOf = (origin: string) => `${origin}/mcp`;
 
@@ -39,7 +59,8 @@ export const authorizationServer = (origin: string) => {
 			tokenEndpoint: oauthPaths.token,
 			clientRegistrationEndpoint: oauthPaths.register,
 			scopesSupported: agentScopes,
-			accessTokenTTL: 3600,
+			accessTokenTTL: accessTokenSeconds,
+			tokenExchangeCallback: whileTheHolderWorks,
 			allowPrivateUseRedirectUris: true,
 			clientIdMetadataDocumentEnabled: true,
 		});
