@@ -185,6 +185,25 @@ describe("discovery", () => {
 			authorization_response_iss_parameter_supported: true,
 		});
 	});
+	it("is served over https or on a loopback host only: elsewhere every OAuth path is a 404 Error", async () => {
+		for (const path of [
+			"/.well-known/oauth-protected-resource/mcp",
+			"/.well-known/oauth-authorization-server",
+			"/authorize",
+			"/token",
+			"/register",
+		]) {
+			const response = await fetchWorker(path, undefined, "http://petstore.test");
+			expect(response.status, path).toBe(404);
+			expect(await response.json()).toMatchObject({ code: "not_found", status: 404 });
+		}
+		const local = await fetchWorker(
+			"/.well-known/oauth-authorization-server",
+			undefined,
+			"http://localhost:8787",
+		);
+		expect(await local.json()).toMatchObject({ issuer: "http://localhost:8787" });
+	});
 });
 
 describe("signing an agent in", () => {

@@ -4,7 +4,7 @@ import { bearerOf, credentialClient, type GrantProps, grantClient } from "../htt
 import { limitFailedAuth } from "../http/rate-limit";
 import { ApiError } from "../models/error";
 import type { Client } from "../models/scopes";
-import { authorizationServer, oauthPaths, resourceOf } from "../oauth/server";
+import { authorizationServer, oauthPaths, resourceOf, servesOAuth } from "../oauth/server";
 import type { ApiTool } from "./tools";
 
 /** The client a `/mcp` credential authenticates: a key, the root token, or an agent's token issued for `/mcp`. */
@@ -12,6 +12,7 @@ const clientOf = async (c: Context<AppEnv>, credential: string) => {
 	// An OAuth token is `user:grant:secret`; no key or root token holds a `:`.
 	if (!credential.includes(":")) return credentialClient(c, credential);
 	const origin = new URL(c.req.url).origin;
+	if (!servesOAuth(origin)) return undefined;
 	const token = await authorizationServer(origin).validateToken<GrantProps>(
 		resourceOf(origin),
 		credential,

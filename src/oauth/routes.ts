@@ -3,11 +3,12 @@ import {
 	type AuthRequest,
 	authorizationErrorRedirect,
 } from "@cloudflare/workers-oauth-provider";
-import { type Context, Hono } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { html } from "hono/html";
 import type { AppEnv } from "../env";
 import { credentialClient, grantPropsOf } from "../http/auth";
 import { limitFailedAuth } from "../http/rate-limit";
+import { ApiError } from "../models/error";
 import { scopeDescriptions } from "../models/scopes";
 import {
 	agentScopes,
@@ -15,6 +16,7 @@ import {
 	clientIdRefusal,
 	oauthPaths,
 	resourceOf,
+	servesOAuth,
 } from "./server";
 
 // The OAuth routes that are ours (the library serves the authorization server's): the protected resource's metadata,
@@ -116,7 +118,17 @@ const resourceMetadata = (c: Context<AppEnv>) => {
 	});
 };
 
+/** Refuses a request to an origin where OAuth is not served. */
+const served: MiddlewareHandler<AppEnv> = async (c, next) => {
+	if (!servesOAuth(new URL(c.req.url).origin)) {
+		throw new ApiError("not_found", "Agents sign in over https, or over http on a loopback host.");
+	}
+	await next();
+};
+
 export const oauthRoutes = new Hono<AppEnv>()
+	.use(oauthPaths.authorize, served)
+	.use(`${oauthPaths.resourceMetadata}/*`, served)
 	// At the path RFC 9728 derives from the resource, and at the root, where clients of the 2025 revision look.
 	.get(`${oauthPaths.resourceMetadata}/mcp`, resourceMetadata)
 	.get(oauthPaths.resourceMetadata, resourceMetadata)

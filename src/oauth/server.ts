@@ -40,6 +40,12 @@ const whileTheHolderWorks = async ({ props, env }: { props: GrantProps; env: Env
 	return { accessTokenTTL: Math.min(accessTokenSeconds, left) };
 };
 
+/** Whether OAuth is served at `origin`: over https, or over http on a loopback host (OAuth 2.1 §1.5). */
+export const servesOAuth = (origin: string) => {
+	const { protocol, hostname } = new URL(origin);
+	return protocol === "https:" || ["localhost", "127.0.0.1", "[::1]"].includes(hostname);
+};
+
 /** The one protected resource: `/mcp` at the origin the request came to. */
 export const resourceOf = (origin: string) => `${origin}/mcp`;
 
