@@ -57,11 +57,19 @@ const page = (
 	);
 };
 
-/** The request the page was opened with, validated by the library (it throws when it is not one). */
-const authRequestOf = (c: Context<AppEnv>, query: string) =>
-	authorizationServer(new URL(c.req.url).origin)
-		.getOAuthApi(c.env)
-		.parseAuthRequest(new Request(`${new URL(c.req.url).origin}${oauthPaths.authorize}?${query}`));
+/** The library's OAuth API, as the authorization server of the origin the request came to. */
+const oauthApi = (c: Context<AppEnv>) =>
+	authorizationServer(new URL(c.req.url).origin).getOAuthApi(c.env);
+
+/** The request the page was opened with, validated by the library; else the answer that refuses it. */
+const authRequestOf = async (c: Context<AppEnv>, query: string) => {
+	const url = `${new URL(c.req.url).origin}${oauthPaths.authorize}?${query}`;
+	try {
+		return await oauthApi(c).parseAuthRequest(new Request(url));
+	} catch (error) {
+		return refused(c, error);
+	}
+};
 
 /** Where a client is sent back, as the person reads it: its host, or the scheme of an app. */
 const destination = (redirectUri: string) => {
@@ -75,18 +83,17 @@ const scopeList = (scopes: string[]) =>
 			html`<li><code>${scope}</code>: ${scopeDescriptions[scope as keyof typeof scopeDescriptions] ?? "unknown"}</li>`,
 	)}</ul>`;
 
-/** The form that asks for a credential; `error` says why the last one was not enough. */
-const consentForm = async (
+/** The page whose form asks for a credential; `error` says why the last one was not enough. */
+const consent = async (
 	c: Context<AppEnv>,
+	status: 200 | 401 | 403,
 	request: AuthRequest,
 	query: string,
 	error?: string,
 ) => {
-	const client = await authorizationServer(new URL(c.req.url).origin)
-		.getOAuthApi(c.env)
-		.lookupClient(request.clientId);
+	const client = await oauthApi(c).lookupClient(request.clientId);
 	const name = client?.clientName ?? request.clientId;
-	return html`<p><strong>${name}</strong> asks to act on this API as you, and will be sent back to
+	const body = html`<p><strong>${name}</strong> asks to act on this API as you, and will be sent back to
 <strong>${destination(request.redirectUri)}</strong>.</p>
 <p>It asks for:</p>${scopeList(request.scope.length > 0 ? request.scope : agentScopes)}
 <form method="post" action="${oauthPaths.authorize}">
@@ -96,6 +103,7 @@ const consentForm = async (
 ${error ? html`<p class="error">${error}</p>` : ""}
 <button name="decision" value="allow">Allow</button><button name="decision" value="deny">Deny</button>
 </form>`;
+	return page(c, status, { title: "Sign in an agent", body });
 };
 
 /** The answer to a request that is not a valid authorization request: back to the client if that is safe. */
@@ -137,23 +145,15 @@ export const oauthRoutes = new Hono<AppEnv>()
 		const clientId = c.req.query("client_id");
 		const refusal = clientId && (await clientIdRefusal(clientId, c.env, Date.now()));
 		if (refusal) return refused(c, new Error(`The client id may not be fetched: ${refusal}.`));
-		let request: AuthRequest;
-		try {
-			request = await authRequestOf(c, query);
-		} catch (error) {
-			return refused(c, error);
-		}
-		return page(c, 200, { title: "Sign in an agent", body: await consentForm(c, request, query) });
+		const request = await authRequestOf(c, query);
+		if (request instanceof Response) return request;
+		return consent(c, 200, request, query);
 	})
 	.post(oauthPaths.authorize, async (c) => {
 		const form = await c.req.parseBody();
 		const query = typeof form.request === "string" ? form.request : "";
-		let request: AuthRequest;
-		try {
-			request = await authRequestOf(c, query);
-		} catch (error) {
-			return refused(c, error);
-		}
+		const request = await authRequestOf(c, query);
+		if (request instanceof Response) return request;
 		if (form.decision !== "allow") {
 			return c.redirect(authorizationErrorRedirect(request, "access_denied"), 303);
 		}
@@ -161,15 +161,7 @@ export const oauthRoutes = new Hono<AppEnv>()
 		const client = credential ? await credentialClient(c, credential) : undefined;
 		if (!client) {
 			await limitFailedAuth(c);
-			return page(c, 401, {
-				title: "Sign in an agent",
-				body: await consentForm(
-					c,
-					request,
-					query,
-					"That is neither an API key nor the root token.",
-				),
-			});
+			return consent(c, 401, request, query, "That is neither an API key nor the root token.");
 		}
 		const asked = request.scope.length > 0 ? request.scope : agentScopes;
 		const granted = asked.filter(
@@ -178,25 +170,15 @@ export const oauthRoutes = new Hono<AppEnv>()
 				client.scopes.includes(scope as (typeof agentScopes)[number]),
 		);
 		if (granted.length === 0) {
-			return page(c, 403, {
-				title: "Sign in an agent",
-				body: await consentForm(
-					c,
-					request,
-					query,
-					"That credential holds none of the scopes asked.",
-				),
-			});
+			return consent(c, 403, request, query, "That credential holds none of the scopes asked.");
 		}
-		const { redirectTo } = await authorizationServer(new URL(c.req.url).origin)
-			.getOAuthApi(c.env)
-			.completeAuthorization({
-				request,
-				userId: client.key === undefined ? "root" : `key-${client.key}`,
-				metadata: {},
-				scope: granted,
-				props: grantPropsOf(client),
-			});
+		const { redirectTo } = await oauthApi(c).completeAuthorization({
+			request,
+			userId: client.key === undefined ? "root" : `key-${client.key}`,
+			metadata: {},
+			scope: granted,
+			props: grantPropsOf(client),
+		});
 		return page(c, 200, {
 			title: "Agent signed in",
 			body: html`<p>Granted:</p>${scopeList(granted)}
