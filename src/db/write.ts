@@ -66,6 +66,9 @@ export type Changes<R extends Resource> = { [K in keyof Fields<R>]?: Fields<R>[K
 /** The resource as the API answers it, with its ETag. */
 type Answered<R extends Resource> = Awaited<ReturnType<R["find"]>>;
 
+/** Values of a row of `table`, by field: each a value or SQL. */
+type Row<T extends SQLiteTable> = Partial<Record<keyof T["$inferInsert"], unknown>>;
+
 const isSql = (value: unknown): value is SQL =>
 	typeof value === "object" && value !== null && "getSQL" in value;
 
@@ -76,10 +79,7 @@ const isSql = (value: unknown): value is SQL =>
  * A row of `table` as the values an `INSERT … SELECT` selects, in the table's column order: each field given (a
  * value, encoded as its column stores it, or SQL), else the column's default, else NULL.
  */
-const rowOf = <T extends SQLiteTable>(
-	table: T,
-	given: Partial<Record<keyof T["$inferInsert"], unknown>>,
-) =>
+const rowOf = <T extends SQLiteTable>(table: T, given: Row<T>) =>
 	sql.join(
 		Object.entries(getTableColumns(table)).map(([field, column]) => {
 			const value = (given as Record<string, unknown>)[field] ?? column.default ?? null;
@@ -90,12 +90,7 @@ const rowOf = <T extends SQLiteTable>(
 	);
 
 /** Inserts `row` into `table` where `condition` holds, and not over a row a unique index already holds. */
-const insertWhere = <T extends SQLiteTable>(
-	db: Db,
-	table: T,
-	row: Partial<Record<keyof T["$inferInsert"], unknown>>,
-	condition: SQL,
-) =>
+const insertWhere = <T extends SQLiteTable>(db: Db, table: T, row: Row<T>, condition: SQL) =>
 	db
 		.insert(table)
 		.select(sql`select ${rowOf(table, row)} where ${condition}`)
@@ -235,10 +230,7 @@ type CreateSteps<R extends Resource> = {
 	/** The event of the new resource (or of `resource`'s `key`), chained. */
 	event: (type: EventType, resource?: Resource, key?: SQL | number) => Step;
 	/** A row of `table` inserted with the new resource, chained. */
-	alongside: <T extends SQLiteTable>(
-		table: T,
-		row: Partial<Record<keyof T["$inferInsert"], unknown>>,
-	) => Step;
+	alongside: <T extends SQLiteTable>(table: T, row: Row<T>) => Step;
 };
 
 /**
