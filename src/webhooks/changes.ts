@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { defineResource } from "../db/resource";
 import { webhook } from "../db/resources";
 import { webhooks } from "../db/schema";
-import { type Changes, changeOne, createOne, removeOne, type WriteContext } from "../db/write";
+import { changeOne, createOne, removeOne, type WriteContext } from "../db/write";
 import { ApiError } from "../models/error";
 import { durations, limits } from "../models/limits";
 import type { Client } from "../models/scopes";
@@ -97,40 +97,26 @@ export const createWebhook = async (
 	return { ...answered, ...noDeliveries, secret: shown };
 };
 
-/** Changes the webhook unless it changed since `If-Match`, and gives its Durable Object the new config (no event). */
-const change = async (
+/**
+ * Changes the webhook unless it changed since `If-Match` (a URL stored normalised), and gives its Durable Object the
+ * new config (no event); `disabled` pauses or resumes its deliveries.
+ */
+export const updateWebhook = async (
 	ctx: WriteContext,
 	env: Env,
 	id: number,
 	owned: SQL | undefined,
-	set: Changes<typeof webhookEndpoint>,
-	disabled?: boolean,
+	patch: WebhookPatch & { secret?: string; retiredSecrets?: SQL },
 ) => {
+	const url = patch.url === undefined ? {} : { url: storableUrl(patch.url, env) };
 	const changed = await changeOne(ctx, webhookEndpoint, id, {
 		within: owned,
-		steps: ({ update }) => [update(set)],
+		steps: ({ update }) => [update({ ...patch, ...url })],
 	});
 	const { webhook, config } = withConfig(changed);
-	const delivery = await endpointOf(env, id).configure(config, ctx.now, disabled);
+	const delivery = await endpointOf(env, id).configure(config, ctx.now, patch.disabled);
 	return { ...webhook, ...delivery };
 };
-
-/** Applies `updateWebhook`'s changes (a URL stored normalised); `disabled` pauses or resumes its deliveries. */
-export const updateWebhook = (
-	ctx: WriteContext,
-	env: Env,
-	id: number,
-	owned: SQL | undefined,
-	patch: WebhookPatch,
-) =>
-	change(
-		ctx,
-		env,
-		id,
-		owned,
-		patch.url === undefined ? patch : { ...patch, url: storableUrl(patch.url, env) },
-		patch.disabled,
-	);
 
 /** Replaces the secret with a new one, shown this once; the old one signs on for `durations.secretOverlap`. */
 export const rotateWebhookSecret = async (
@@ -140,7 +126,7 @@ export const rotateWebhookSecret = async (
 	owned: SQL | undefined,
 ) => {
 	const secret = newSecret();
-	const rotated = await change(ctx, env, id, owned, {
+	const rotated = await updateWebhook(ctx, env, id, owned, {
 		secret: await sealSecret(secret, env),
 		retiredSecrets: retiring(sql`${ctx.now}`, sql`${ctx.now + durations.secretOverlap}`),
 	});
