@@ -135,13 +135,6 @@ const trustedKey = async (
 	return key;
 };
 
-/** The key whose secret is `secret`, if it works at `now`: a rolled key's previous secret only within its window. */
-const keyFor = async (c: Context<AppEnv>, secret: string, now: number) => {
-	const hash = await keyHash(secret);
-	const key = await trustedKey(c, hash, (db) => keyByHash(db, hash), now);
-	return key && (key.hash === hash || (key.previousUntil ?? 0) > now) ? key : undefined;
-};
-
 /** Key `key` as a client, with the scopes it holds of `held` (all, unless a grant narrows them). */
 const keyClient = (key: KeyRecord, held: readonly string[] = scopes): Client => ({
 	key: key.id,
@@ -168,8 +161,11 @@ export const credentialClient = async (c: Context<AppEnv>, credential: string) =
 	if (root) return rootClient(digestName(root));
 	// A key with a wrong checksum is refused here, before any database read.
 	if (!isKeySecret(credential)) return undefined;
-	const key = await keyFor(c, credential, c.var.now());
-	return key && keyClient(key);
+	const hash = await keyHash(credential);
+	const now = c.var.now();
+	const key = await trustedKey(c, hash, (db) => keyByHash(db, hash), now);
+	// A rolled key's previous secret works only within its window.
+	return key && (key.hash === hash || (key.previousUntil ?? 0) > now) ? keyClient(key) : undefined;
 };
 
 /** Who consented to an agent's grant: a key, or the root token (by its budget, which names its digest). */
