@@ -31,7 +31,6 @@ type Argument = {
 /** Where an argument goes: the part of the request the document's `in` names, or the body. */
 export type Place = "path" | "query" | "header" | "body";
 
-/** An MCP tool (its `tools/list` entry), the route a call of it requests, and where each argument goes. */
 /** A tool: what `tools/list` shows, the route it calls, where each argument goes, and the scope it needs. */
 export type ApiTool = {
 	tool: Tool;
