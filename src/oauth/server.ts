@@ -7,7 +7,7 @@ import { storableUrl } from "../webhooks/url";
 
 // OAuth 2.1 for hosted agents on /mcp (MCP authorization): Cloudflare's workers-oauth-provider is the authorization
 // server (metadata, token, registration, client metadata documents, PKCE, refresh rotation, storage in OAUTH_KV);
-// the consent page is ours (src/oauth/consent.ts), and so is the resource side (src/mcp/, src/http/auth.ts).
+// the consent page is ours (src/oauth/routes.ts), and so is the resource side (src/mcp/, src/http/auth.ts).
 
 /** The OAuth endpoints the library serves, and the consent page, which is ours. */
 export const oauthPaths = {
@@ -40,7 +40,7 @@ const whileTheHolderWorks = async ({ props, env }: { props: GrantProps; env: Env
 	return { accessTokenTTL: Math.min(accessTokenSeconds, left) };
 };
 
-/** Whether OAuth is served at `origin`: over https, or over http on a loopback host (OAuth 2.1 §1.5). */
+/** Whether OAuth is served at `origin`: over https, or over http on a loopback host, as OAuth 2.1 allows. */
 export const servesOAuth = (origin: string) => {
 	const { protocol, hostname } = new URL(origin);
 	return protocol === "https:" || ["localhost", "127.0.0.1", "[::1]"].includes(hostname);

@@ -2,16 +2,17 @@
 // (pinned to 2026-07-28, and in `auto` mode), its v1 client, the AI SDK's MCP client, and the MCP Inspector's CLI
 // run as the README shows it, each against `/mcp`; a write through a tool changes the stock, records its event
 // and reaches a webhook receiver on 127.0.0.1.
-import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createMCPClient } from "@ai-sdk/mcp";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { root, startWranglerDev } from "../support/wrangler-dev.mjs";
 
 const port = 8930;
@@ -67,17 +68,26 @@ const inspectorCommands = readFileSync(join(root, "README.md"), "utf8")
 	.map((line) => line.replaceAll("http://localhost:8787", base));
 
 /**
+ * A developer's shell: the project's `node_modules/.bin` is not on the PATH. The Inspector keeps what it signs in
+ * with in a file of this run's own, since each run's `wrangler dev` knows no client registered before it.
+ */
+const developerEnv = {
+	...process.env,
+	PATH: process.env.PATH.split(delimiter)
+		.filter((entry) => !entry.endsWith(join("node_modules", ".bin")))
+		.join(delimiter),
+	MCP_INSPECTOR_OAUTH_STATE_PATH: join(mkdtempSync(join(tmpdir(), "inspector-")), "oauth.json"),
+};
+
+/**
  * Runs `command` in a shell as a developer would: the project's `node_modules/.bin` is not on the PATH (this
  * machine's own Node comes first). Its JSON output, its exit status and what it wrote to stderr.
  */
 const shell = (command) => {
-	const PATH = process.env.PATH.split(delimiter)
-		.filter((entry) => !entry.endsWith(join("node_modules", ".bin")))
-		.join(delimiter);
 	const result = spawnSync("sh", ["-c", command], {
 		cwd: root,
 		encoding: "utf8",
-		env: { ...process.env, PATH },
+		env: developerEnv,
 		timeout: 120_000,
 	});
 	return {
@@ -210,10 +220,10 @@ describe("MCP with the official SDK client", () => {
 });
 
 describe("MCP with the Inspector's CLI, as the README shows it", () => {
-	const [list, read, write] = inspectorCommands;
+	const [list, read, write, signIn] = inspectorCommands;
 
-	it("has the README's three commands: list, read, write", () => {
-		expect(inspectorCommands).toHaveLength(3);
+	it("has the README's four commands: list, read, write, and a write that signs in", () => {
+		expect(inspectorCommands).toHaveLength(4);
 	});
 
 	it("lists the tools, whose schemas pass its portability check", async () => {
@@ -239,7 +249,7 @@ describe("MCP with the Inspector's CLI, as the README shows it", () => {
 		const anonymous = shell(write.replace(/--header '[^']*' /, ""));
 		expect(anonymous.status).not.toBe(0);
 		// The Inspector reads the 401's challenge as a call to sign in, which it does only at a terminal.
-		expect(JSON.parse(anonymous.stderr).error.code).toBe("auth_required");
+		expect(anonymous.stderr).toContain('"code":"auth_required"');
 		const invalid = shell(write.replace('"quantity": 1', '"quantity": 0'));
 		expect(invalid.output).toMatchObject({
 			isError: true,
@@ -247,4 +257,41 @@ describe("MCP with the Inspector's CLI, as the README shows it", () => {
 		});
 		expect(await stockOf(1)).toBe(stock - 1);
 	});
+	it("signs in from a terminal: prints the consent page's address, takes the way back, and makes the call", async () => {
+		// At a terminal it opens a browser; here it prints the address, which the test opens and fills in.
+		const inspector = spawn("sh", ["-c", signIn], {
+			cwd: root,
+			env: { ...developerEnv, MCP_AUTO_OPEN_ENABLED: "true" },
+			detached: true,
+		});
+		onTestFinished(() => {
+			if (inspector.exitCode === null) process.kill(-inspector.pid, "SIGTERM");
+		});
+		let [stdout, stderr] = ["", ""];
+		inspector.stdout.on("data", (chunk) => {
+			stdout += chunk;
+		});
+		inspector.stderr.on("data", (chunk) => {
+			stderr += chunk;
+		});
+		const exited = new Promise((resolve) => inspector.on("exit", resolve));
+		let address;
+		for (const start = Date.now(); !address && Date.now() - start < 60_000; await sleep(200)) {
+			address = /Please navigate to: (\S+)/.exec(stderr)?.[1];
+		}
+		const page = await (await fetch(address)).text();
+		expect(page).toContain('name="request"');
+		const request = /name="request" value="([^"]*)"/.exec(page)[1].replaceAll("&amp;", "&");
+		const granted = await fetch(`${base}/authorize`, {
+			method: "POST",
+			body: new URLSearchParams({ request, credential: "petstore-dev-token", decision: "allow" }),
+		});
+		const answer = await granted.text();
+		expect(answer).toMatch(/href="http:\/\/127\.0\.0\.1:6276/);
+		const back = /href="(http:\/\/127\.0\.0\.1:6276[^"]*)"/.exec(answer)[1];
+		expect((await fetch(back.replaceAll("&amp;", "&"))).status).toBe(200);
+		expect(await exited).toBe(0);
+		expect(JSON.parse(stdout).structuredContent).toMatchObject({ petId: 1, quantity: 5 });
+		expect(await stockOf(1)).toBe(5);
+	}, 120_000);
 });
