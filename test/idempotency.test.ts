@@ -122,6 +122,16 @@ describe("Idempotency-Key on POST /store/orders", () => {
 		expect(await stockOf(pet.id)).toBe(10);
 	});
 
+	it("rejects a key that is not printable ASCII, as a tool call's header, and takes nothing", async () => {
+		const pet = await stockedPet(10);
+		await expectError(
+			await placeOrder({ petId: pet.id, quantity: 1 }, "café"),
+			400,
+			"validation_error",
+		);
+		expect(await stockOf(pet.id)).toBe(10);
+	});
+
 	it("treats an empty key as none: each placement is its own", async () => {
 		const pet = await stockedPet(10);
 		for (let attempt = 0; attempt < 2; attempt++) {

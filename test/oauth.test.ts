@@ -44,12 +44,12 @@ const makeKey = async (scopes: string[]) => {
 };
 
 /** A client registered as an agent registers (RFC 7591): public, PKCE, refresh tokens. */
-const registerClient = async (redirectUris = [redirectUri]) => {
+const registerClient = async (redirectUris = [redirectUri], clientName = "Test agent") => {
 	const response = await fetchWorker("/register", {
 		method: "POST",
 		headers: { "content-type": "application/json" },
 		body: JSON.stringify({
-			client_name: "Test agent",
+			client_name: clientName,
 			redirect_uris: redirectUris,
 			token_endpoint_auth_method: "none",
 			grant_types: ["authorization_code", "refresh_token"],
@@ -185,6 +185,7 @@ describe("discovery", () => {
 			authorization_response_iss_parameter_supported: true,
 		});
 	});
+
 	it("is served over https or on a loopback host only: elsewhere every OAuth path is a 404 Error", async () => {
 		for (const path of [
 			"/.well-known/oauth-protected-resource/mcp",
@@ -218,6 +219,16 @@ describe("signing an agent in", () => {
 		expect(page).toContain("<code>pets:write</code>");
 		expect(consent.headers.get("content-security-policy")).toContain("default-src 'none'");
 		expect(consent.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+	});
+
+	it("names a client by its id when its name would reorder or hide text", async () => {
+		const spoof = "Evil\u202eppA detsurT";
+		const registered = await registerClient([redirectUri], spoof);
+		const { client_id } = await registered.json<{ client_id: string }>();
+		const { query } = await authorization(client_id, "orders:write");
+		const page = await (await fetchWorker(`/authorize?${query}`)).text();
+		expect(page).not.toContain("\u202e");
+		expect(page).toContain(`<strong>${client_id}</strong>`);
 	});
 
 	it("grants the scopes asked that the credential holds, never more, and says which", async () => {

@@ -6,7 +6,13 @@ import { optionalHeader } from "./validation";
 
 /** An operation's `Idempotency-Key` header; its example names the operation, so that no two examples share a key. */
 export const idempotencyHeader = (operationId: string) => ({
-	"Idempotency-Key": optionalHeader(z.string().min(1).max(255)).openapi({
+	"Idempotency-Key": optionalHeader(
+		z
+			.string()
+			.min(1)
+			.max(255)
+			.regex(/^[\x20-\x7e]+$/, "must be printable ASCII"),
+	).openapi({
 		param: {
 			name: "Idempotency-Key",
 			in: "header",

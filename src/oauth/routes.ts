@@ -10,6 +10,7 @@ import { credentialClient, grantPropsOf } from "../http/auth";
 import { limitFailedAuth } from "../http/rate-limit";
 import { ApiError } from "../models/error";
 import { scopeDescriptions } from "../models/scopes";
+import { name } from "../models/text";
 import {
 	agentScopes,
 	authorizationServer,
@@ -83,6 +84,9 @@ const scopeList = (scopes: string[]) =>
 			html`<li><code>${scope}</code>: ${scopeDescriptions[scope as keyof typeof scopeDescriptions] ?? "unknown"}</li>`,
 	)}</ul>`;
 
+/** A client's name as the consent page shows it: one the API takes as a name. */
+const clientName = name(200);
+
 /** The page whose form asks for a credential; `error` says why the last one was not enough. */
 const consent = async (
 	c: Context<AppEnv>,
@@ -92,7 +96,8 @@ const consent = async (
 	error?: string,
 ) => {
 	const client = await oauthApi(c).lookupClient(request.clientId);
-	const name = client?.clientName ?? request.clientId;
+	// A name the API would refuse for a key (a bidirectional override, hidden text) is not shown: its id is.
+	const name = clientName.safeParse(client?.clientName).data ?? request.clientId;
 	const body = html`<p><strong>${name}</strong> asks to act on this API as you, and will be sent back to
 <strong>${destination(request.redirectUri)}</strong>.</p>
 <p>It asks for:</p>${scopeList(request.scope.length > 0 ? request.scope : agentScopes)}
