@@ -14,17 +14,18 @@ const tag: Tag = {
 	icon: "key",
 	parent: "Access",
 };
-const scope = "keys:manage";
+/** What every operation on keys declares, and one key's besides. */
+const manage = { scope: "keys:manage", tag } as const;
+const item = { ...manage, path: apiKey.itemPath, conditional: true } as const;
 const params = z.object({ keyId: idParam("keyId") });
 /** No key makes or widens a key beyond its own scopes or its own expiry. */
 const widening = "Only scopes the credential holds, and no later expiry than its own.";
 
 export const listKeys = apiRoute({
+	...manage,
 	method: "get",
 	path: apiKey.path,
-	scope,
 	operationId: "listKeys",
-	tag,
 	summary: "List API keys",
 	description: "Every key, in id order, without its secret.",
 	request: { query: z.object(pageQuery) },
@@ -32,11 +33,10 @@ export const listKeys = apiRoute({
 });
 
 export const createKey = apiRoute({
+	...manage,
 	method: "post",
 	path: apiKey.path,
-	scope,
 	operationId: "createKey",
-	tag,
 	summary: "Make an API key",
 	description: `Answers the key with its secret, shown this once. ${widening}`,
 	request: { body: jsonBody(NewKey, "The key to make.") },
@@ -44,12 +44,9 @@ export const createKey = apiRoute({
 });
 
 export const getKey = apiRoute({
+	...item,
 	method: "get",
-	path: apiKey.itemPath,
-	conditional: true,
-	scope,
 	operationId: "getKey",
-	tag,
 	summary: "Find an API key by id",
 	description: "One key, without its secret.",
 	request: { params },
@@ -58,12 +55,9 @@ export const getKey = apiRoute({
 });
 
 export const updateKey = apiRoute({
+	...item,
 	method: "patch",
-	path: apiKey.itemPath,
-	conditional: true,
-	scope,
 	operationId: "updateKey",
-	tag,
 	summary: "Change an API key",
 	description: `Changes its name, scopes or expiry (null: never). ${widening} A key holding scopes the credential lacks is refused.`,
 	request: { params, body: jsonBody(KeyPatch, "The fields to change; at least one.") },
@@ -72,12 +66,9 @@ export const updateKey = apiRoute({
 });
 
 export const revokeKey = apiRoute({
+	...item,
 	method: "delete",
-	path: apiKey.itemPath,
-	conditional: true,
-	scope,
 	operationId: "revokeKey",
-	tag,
 	summary: "Revoke an API key",
 	description:
 		"The key stops working everywhere within 10 seconds, with every grant it made to an agent; its webhooks are disabled at once (each records `webhook.disabled`).",
@@ -87,11 +78,10 @@ export const revokeKey = apiRoute({
 });
 
 export const rollKey = apiRoute({
+	...manage,
 	method: "post",
 	path: `${apiKey.itemPath}/roll`,
-	scope,
 	operationId: "rollKey",
-	tag,
 	summary: "Roll an API key",
 	description:
 		"Answers a new secret, shown this once; the previous one keeps working for `previousValidFor` seconds. The key keeps its id, scopes, expiry, budget, `Idempotency-Key`s and webhooks. A key holding scopes the credential lacks is refused.",

@@ -16,6 +16,9 @@ const tag: Tag = {
 	parent: "Integrations",
 };
 const params = z.object({ webhookId: idParam("webhookId") });
+/** What every operation on webhooks declares, and one webhook's besides. */
+const manage = { scope: "webhooks:manage", tag } as const;
+const item = { ...manage, path: webhook.itemPath, conditional: true } as const;
 
 /** `5 seconds, 30 seconds, …, 10 hours and 10 hours`. */
 const retrySchedule = durations.retryDelays
@@ -80,11 +83,10 @@ const deliveries = {
 };
 
 export const listWebhooks = apiRoute({
+	...manage,
 	method: "get",
 	path: webhook.path,
-	scope: "webhooks:manage",
 	operationId: "listWebhooks",
-	tag,
 	summary: "List webhooks",
 	description: "Every webhook with its delivery state, without its secret.",
 	request: { query: z.object(pageQuery) },
@@ -92,12 +94,11 @@ export const listWebhooks = apiRoute({
 });
 
 export const createWebhook = apiRoute({
+	...manage,
 	method: "post",
 	path: webhook.path,
-	scope: "webhooks:manage",
 	operationId: "createWebhook",
 	idempotent: true,
-	tag,
 	summary: "Add a webhook",
 	description: `Subscribes a URL to event types. The answer holds the signing secret, shown this once. At most ${limits.webhooks} webhooks per client; a client sees and manages only its own (the root token, all). A replay (same \`Idempotency-Key\` and body) shows the secret again only while it is still the webhook's: once the secret has been rotated, or the webhook deleted (or the key that sealed the secret retired), the replay answers 410 \`gone\`.`,
 	request: { body: jsonBody(NewWebhook, "The endpoint and what it receives.") },
@@ -107,12 +108,9 @@ export const createWebhook = apiRoute({
 });
 
 export const getWebhook = apiRoute({
+	...item,
 	method: "get",
-	path: webhook.itemPath,
-	conditional: true,
-	scope: "webhooks:manage",
 	operationId: "getWebhook",
-	tag,
 	summary: "Find a webhook by id",
 	description: "One webhook and its delivery state.",
 	request: { params },
@@ -121,12 +119,9 @@ export const getWebhook = apiRoute({
 });
 
 export const deleteWebhook = apiRoute({
+	...item,
 	method: "delete",
-	path: webhook.itemPath,
-	conditional: true,
-	scope: "webhooks:manage",
 	operationId: "deleteWebhook",
-	tag,
 	summary: "Delete a webhook",
 	description: "Stops its deliveries, queued ones included.",
 	request: { params },
@@ -135,12 +130,9 @@ export const deleteWebhook = apiRoute({
 });
 
 export const updateWebhook = apiRoute({
+	...item,
 	method: "patch",
-	path: webhook.itemPath,
-	conditional: true,
-	scope: "webhooks:manage",
 	operationId: "updateWebhook",
-	tag,
 	summary: "Change a webhook",
 	description:
 		"Changes its URL or event types, or re-enables it (`disabled: false`): deliveries that were waiting resume at once, and events from while it was disabled can be replayed. Its delivery state is not part of its ETag.",
@@ -150,12 +142,11 @@ export const updateWebhook = apiRoute({
 });
 
 export const rotateWebhookSecret = apiRoute({
+	...manage,
 	method: "post",
 	path: `${webhook.itemPath}/rotate-secret`,
 	conditional: true,
-	scope: "webhooks:manage",
 	operationId: "rotateWebhookSecret",
-	tag,
 	summary: "Rotate a webhook's secret",
 	description: `Answers a new signing secret, shown this once. Every secret it replaces keeps signing for ${inWords(durations.secretOverlap)} after its own rotation, so that receivers can switch over: a delivery carries one signature per such secret, the newest first.`,
 	request: { params },
@@ -164,11 +155,10 @@ export const rotateWebhookSecret = apiRoute({
 });
 
 export const replayWebhook = apiRoute({
+	...manage,
 	method: "post",
 	path: `${webhook.itemPath}/replay`,
-	scope: "webhooks:manage",
 	operationId: "replayWebhook",
-	tag,
 	summary: "Re-send a webhook's events",
 	description:
 		"Re-sends the events the webhook receives, from its creation on, whose id is greater than `after`, each from its first attempt. Accepted at once and worked through in the background; while the webhook is disabled, the replay waits for it.",
@@ -178,11 +168,10 @@ export const replayWebhook = apiRoute({
 });
 
 export const listWebhookDeliveries = apiRoute({
+	...manage,
 	method: "get",
 	path: `${webhook.itemPath}/deliveries`,
-	scope: "webhooks:manage",
 	operationId: "listWebhookDeliveries",
-	tag,
 	summary: "List a webhook's delivery attempts",
 	description: `Its attempts of the last ${inWords(durations.eventRetention)}, newest first: which event, which attempt, what the endpoint answered and what became of the delivery.`,
 	request: { params, query: z.object(pageQuery) },
