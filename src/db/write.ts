@@ -96,46 +96,6 @@ const insertWhere = <T extends SQLiteTable>(db: Db, table: T, row: Row<T>, condi
 		.select(sql`select ${rowOf(table, row)} where ${condition}`)
 		.onConflictDoNothing();
 
-/**
- * The statement that closes a write: the resource `key` as the API answers it with its ETag (a JSON array, or null
- * without a row), and, as a JSON array of 0 and 1, `why` conditions: read after the steps, which change nothing
- * when the main one changed nothing, they say why it did not. With `stored`, the record of an `Idempotency-Key`.
- */
-const outcome = (
-	db: Db,
-	resource: Resource,
-	key: SQL | number,
-	why: SQL[],
-	stored?: IdempotencyKey,
-) =>
-	db
-		.select({
-			answer:
-				sql<string>`(select json_array(${resource.json}, ${resource.etag}) from ${resource.from} where ${resource.keyColumn} = ${key})`.as(
-					"answer",
-				),
-			why: sql<string>`json_array(${sql.join(why, sql.raw(", "))})`.as("why"),
-			stored: (stored
-				? sql<string>`(select json_array("body", "etag", "request_hash") from "idempotency_keys" where "key" = ${stored.key})`
-				: sql<null>`null`
-			).as("stored"),
-		})
-		.from(sql`(select 1)`);
-
-/** What the closing statement read: the resource with its ETag, if any, why nothing changed, and a stored record. */
-const readOutcome = (row: { answer: string | null; why: string; stored: string | null }) => {
-	const answered = row.answer === null ? undefined : JSON.parse(row.answer);
-	const stored = row.stored === null ? undefined : JSON.parse(row.stored);
-	return {
-		answer: answered && { ...answered[0], etag: answered[1] },
-		why: JSON.parse(row.why) as number[],
-		stored: stored && {
-			answer: { ...JSON.parse(stored[0]), etag: stored[1] },
-			requestHash: stored[2],
-		},
-	};
-};
-
 /** The fields to write: those given, and with a name, its fold. */
 const withFold = (resource: Resource, fields: object) => {
 	const { name } = fields as { name?: string };
@@ -197,11 +157,38 @@ const refusalOf = (refusals: Refusal[], why: number[]) =>
 type Ran = { meta: { changes: number } };
 
 /**
- * Runs `steps` as one batch, with the statements `before` and `after` them, and checks the chain: a chained step
- * after one that changed a row must change one too, or those after it would silently not run. Answers whether the
- * main step changed a row, and what the statements before and after answered.
+ * Runs a write as one batch: the statements `before` it, its `steps`, and one that closes it, which reads the
+ * resource `at` a key as the API answers it with its ETag (a JSON array, or null without a row), and, as a JSON array
+ * of 0 and 1, `why` conditions: read after the steps, which change nothing when the main one changed nothing, they
+ * say why it did not; with `stored`, the record of an `Idempotency-Key`. Checks the chain: a chained step after one
+ * that changed a row must change one too, or those after it would silently not run. Answers whether the main step
+ * changed a row, and what the closing statement read.
  */
-const run = async (ctx: WriteContext, before: Statement[], steps: Step[], closing: Statement) => {
+const run = async (
+	ctx: WriteContext,
+	resource: Resource,
+	write: {
+		before?: Statement[];
+		steps: Step[];
+		at: SQL | number;
+		why: SQL[];
+		stored?: IdempotencyKey;
+	},
+) => {
+	const { before = [], steps, at, stored } = write;
+	const closing = ctx.db
+		.select({
+			answer:
+				sql<string>`(select json_array(${resource.json}, ${resource.etag}) from ${resource.from} where ${resource.keyColumn} = ${at})`.as(
+					"answer",
+				),
+			why: sql<string>`json_array(${sql.join(write.why, sql.raw(", "))})`.as("why"),
+			stored: (stored
+				? sql<string>`(select json_array("body", "etag", "request_hash") from "idempotency_keys" where "key" = ${stored.key})`
+				: sql<null>`null`
+			).as("stored"),
+		})
+		.from(sql`(select 1)`);
 	const main = steps.findIndex((one) => one.main);
 	const statements = [...before, ...steps.map((one) => one.statement), closing];
 	const results = (await ctx.db.batch(statements as [Statement, ...Statement[]])) as unknown[];
@@ -217,8 +204,18 @@ const run = async (ctx: WriteContext, before: Statement[], steps: Step[], closin
 			);
 		}
 	});
-	const [row] = results.at(-1) as Parameters<typeof readOutcome>[0][];
-	return { wrote, ...readOutcome(row) };
+	const [row] = results.at(-1) as { answer: string | null; why: string; stored: string | null }[];
+	const answered = row.answer === null ? undefined : JSON.parse(row.answer);
+	const record = row.stored === null ? undefined : JSON.parse(row.stored);
+	return {
+		wrote,
+		answer: answered && { ...answered[0], etag: answered[1] },
+		why: JSON.parse(row.why) as number[],
+		stored: record && {
+			answer: { ...JSON.parse(record[0]), etag: record[1] },
+			requestHash: record[2],
+		},
+	};
 };
 
 /** What a create's steps are made of: its conditions, its insert, its events and a row inserted beside it. */
@@ -272,18 +269,13 @@ export const createOne = async <R extends Resource>(
 			.delete(idempotencyKeys)
 			.where(sql`"key" = ${key.key} and "created_at" < ${now - idempotencyWindowMs}`);
 	const record = key && keyRecord(ctx, resource, key);
-	const { wrote, answer, why, stored } = await run(
-		ctx,
-		forget ? [forget] : [],
-		record ? [...steps, record] : steps,
-		outcome(
-			db,
-			resource,
-			resource.newest,
-			refusals.map(([when]) => when),
-			key,
-		),
-	);
+	const { wrote, answer, why, stored } = await run(ctx, resource, {
+		before: forget ? [forget] : [],
+		steps: record ? [...steps, record] : steps,
+		at: resource.newest,
+		why: refusals.map(([when]) => when),
+		stored: key,
+	});
 	if (wrote) return answer as Answered<R>;
 	if (key && stored) {
 		if (stored.requestHash !== key.requestHash) throw new ApiError("idempotency_key_reused");
@@ -351,7 +343,7 @@ const writeOne = async (
 	within: SQL | undefined,
 	make: (holds: (condition?: SQL) => SQL, allowed: SQL) => { steps: Step[]; refusals: Refusal[] },
 ) => {
-	const { db, ifMatch } = ctx;
+	const { ifMatch } = ctx;
 	const where = and(sql`${resource.keyColumn} = ${id}`, within) as SQL;
 	/** Whether the resource exists with `condition`, read through its join, which a DELETE cannot name. */
 	const holds = (condition?: SQL) =>
@@ -362,7 +354,7 @@ const writeOne = async (
 		holds(sql`${resource.etag} IN (SELECT value FROM json_each(${JSON.stringify(ifMatch)}))`);
 	const { steps, refusals } = make(holds, and(where, current) as SQL);
 	const conditions = [holds(), current ?? sql`1`, ...refusals.map(([when]) => holds(when))];
-	const { wrote, answer, why } = await run(ctx, [], steps, outcome(db, resource, id, conditions));
+	const { wrote, answer, why } = await run(ctx, resource, { steps, at: id, why: conditions });
 	if (wrote) return answer;
 	const [present, matches, ...refused] = why;
 	if (!present) throw resource.notFound(id);
