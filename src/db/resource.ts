@@ -159,14 +159,8 @@ export type Resource<
 	pathOf: (id: number) => string;
 	/** A SELECT of `fields` from its rows. */
 	select: <F extends SelectedFields>(db: Db, fields: F) => Select<F>;
-	/** The resource as the API answers it (or as `shown` says, in JSON), as a column of a SELECT over its rows. */
-	answer: (shown?: SQL) => SQL<A>;
-	/** The resource `id` (if `where` holds) as answered, with its ETag, as a query a batch can run. */
-	tagged: (
-		db: Db,
-		id: number | SQL,
-		where?: SQL,
-	) => Select<{ answer: SQL.Aliased<A>; etag: SQL.Aliased<string> }>;
+	/** The resource as the API answers it, as a column of a SELECT over its rows. */
+	answer: () => SQL<A>;
 	/** The resource whose key is `id` (and for which `where` holds), with its ETag, as answered; else 404. */
 	find: (db: Db, id: number, where?: SQL) => Promise<A & { etag: string }>;
 	/** The page after `page.after` (and the next one's first) for which `where` holds, in key order. */
@@ -211,14 +205,8 @@ export const defineResource = <
 	) as SQL<string>;
 	const select = <F extends SelectedFields>(db: Db, fields: F) =>
 		selectFrom(db, fields, table, join);
-	const answer = (shown = json) =>
-		sql`${shown}`.mapWith((text: string): Answered => JSON.parse(text));
+	const answer = () => sql`${json}`.mapWith((text: string): Answered => JSON.parse(text));
 	const notFound = (id: number) => new ApiError("not_found", `${name} ${id} does not exist.`);
-	// Fields named `answer` and `etag`: a D1 batch answers rows as objects by name.
-	const tagged = (db: Db, id: number | SQL, where?: SQL) =>
-		select(db, { answer: answer().as("answer"), etag: etag.as("etag") }).where(
-			and(eq(key, id), where),
-		);
 	return {
 		name,
 		path,
@@ -242,9 +230,11 @@ export const defineResource = <
 		pathOf: (id) => `${path}/${id}`,
 		select,
 		answer,
-		tagged,
 		find: async (db, id, where) => {
-			const [row] = await tagged(db, id, where);
+			const [row] = await select(db, {
+				answer: answer().as("answer"),
+				etag: etag.as("etag"),
+			}).where(and(eq(key, id), where));
 			if (row === undefined) throw notFound(id);
 			return { ...row.answer, etag: row.etag };
 		},
