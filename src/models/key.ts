@@ -102,3 +102,4 @@ export const ApiKeyWithSecret = z
 
 export type NewKey = z.infer<typeof NewKey>;
 export type KeyPatch = z.infer<typeof KeyPatch>;
+export type KeyRoll = z.infer<typeof KeyRoll>;

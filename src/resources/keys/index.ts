@@ -33,12 +33,7 @@ export const keysRouter = createRouter()
 	})
 	.openapi(routes.rollKey, async (c) => {
 		const { keyId } = c.req.valid("param");
-		const { previousValidFor } = c.req.valid("json");
-		const rolled = await queries.rollKey(
-			writeContext(c),
-			authenticated(c),
-			keyId,
-			previousValidFor,
-		);
+		const roll = c.req.valid("json");
+		const rolled = await queries.rollKey(writeContext(c), authenticated(c), keyId, roll);
 		return c.json(withETag(c, rolled), 200);
 	});

@@ -11,7 +11,7 @@ import {
 } from "../../db/write";
 import { forgetKey, insufficientScope } from "../../http/auth";
 import { ApiError } from "../../models/error";
-import type { KeyPatch, NewKey } from "../../models/key";
+import type { KeyPatch, KeyRoll, NewKey } from "../../models/key";
 import { keyHash, newKeySecret, startOf } from "../../models/key-secret";
 import { type Client, type Scope, scopes } from "../../models/scopes";
 import { disablingSteps, enabledWebhooksOf, pauseEndpoints } from "../../webhooks/disable";
@@ -93,13 +93,8 @@ export const updateKey = async (ctx: WriteContext, client: Client, id: number, p
 	return updated;
 };
 
-/** Gives a key a new secret; the previous one works for `previousValidFor` seconds more. */
-export const rollKey = async (
-	ctx: WriteContext,
-	client: Client,
-	id: number,
-	previousValidFor: number,
-) => {
+/** Gives a key a new secret; the previous one works for `roll.previousValidFor` seconds more. */
+export const rollKey = async (ctx: WriteContext, client: Client, id: number, roll: KeyRoll) => {
 	const { secret, stored } = await newSecret();
 	const rolled = await changeOne(ctx, apiKey, id, {
 		refuse: widerThan(client),
@@ -107,7 +102,7 @@ export const rollKey = async (
 			update({
 				...stored,
 				previousHash: sql`${apiKeys.hash}` as SQL<string>,
-				previousUntil: ctx.now + previousValidFor * 1000,
+				previousUntil: ctx.now + roll.previousValidFor * 1000,
 			}),
 		],
 	});
