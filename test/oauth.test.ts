@@ -86,8 +86,8 @@ const continuation = (page: string) => {
 	return new URL((href ?? "").replaceAll("&amp;", "&"));
 };
 
-/** Signs an agent in with `credential`, asking `scope`: the tokens it gets, and what the page said it granted. */
-const signIn = async (credential: string, scope: string) => {
+/** The code a person's consent with `credential` gives a new client asking `scope`, and what goes with it. */
+const consentCode = async (credential: string, scope: string) => {
 	const { client_id } = await (await registerClient()).json<{ client_id: string }>();
 	const { verifier, state, query } = await authorization(client_id, scope);
 	const consent = await fetchWorker(`/authorize?${query}`);
@@ -101,17 +101,27 @@ const signIn = async (credential: string, scope: string) => {
 	const callback = continuation(page);
 	expect(callback.searchParams.get("state")).toBe(state);
 	expect(callback.searchParams.get("iss")).toBe(origin);
-	const token = await fetchWorker(
+	return { clientId: client_id, verifier, code: callback.searchParams.get("code") ?? "", page };
+};
+
+/** The token endpoint's answer to trading `code` with `verifier` (none when undefined). */
+const exchange = (code: string, clientId: string, verifier?: string) =>
+	fetchWorker(
 		"/token",
 		form({
 			grant_type: "authorization_code",
-			code: callback.searchParams.get("code") ?? "",
+			code,
 			redirect_uri: redirectUri,
-			client_id,
-			code_verifier: verifier,
+			client_id: clientId,
+			...(verifier !== undefined && { code_verifier: verifier }),
 			resource,
 		}),
 	);
+
+/** Signs an agent in with `credential`, asking `scope`: the tokens it gets, and what the page said it granted. */
+const signIn = async (credential: string, scope: string) => {
+	const { clientId, verifier, code, page } = await consentCode(credential, scope);
+	const token = await exchange(code, clientId, verifier);
 	expect(token.status).toBe(200);
 	const tokens = await token.json<{
 		access_token: string;
@@ -119,7 +129,7 @@ const signIn = async (credential: string, scope: string) => {
 		scope: string;
 		expires_in: number;
 	}>();
-	return { ...tokens, clientId: client_id, page };
+	return { ...tokens, clientId, page };
 };
 
 /** A `tools/call` of the current revision, as the Worker answers it. */
@@ -289,6 +299,21 @@ describe("signing an agent in", () => {
 			expect(response.status === 400 || location.includes("error="), refused.toString()).toBe(true);
 			expect(location).not.toContain("attacker.example");
 		}
+	});
+
+	it("trades a code only with its PKCE verifier, and only once", async () => {
+		const key = await makeKey(["orders:write"]);
+		for (const verifier of [undefined, base64url(crypto.getRandomValues(new Uint8Array(32)))]) {
+			const { clientId, code } = await consentCode(key.secret, "orders:write");
+			const refused = await exchange(code, clientId, verifier);
+			expect(refused.status).toBe(400);
+			expect(await refused.json()).toMatchObject({ error: expect.stringMatching(/^invalid_/) });
+		}
+		const { clientId, code, verifier } = await consentCode(key.secret, "orders:write");
+		expect((await exchange(code, clientId, verifier)).status).toBe(200);
+		const again = await exchange(code, clientId, verifier);
+		expect(again.status).toBe(400);
+		expect(await again.json()).toMatchObject({ error: "invalid_grant" });
 	});
 
 	it("registers only https, loopback and private-use redirects", async () => {
