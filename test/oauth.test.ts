@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
-import { api, send, stockedPet, testApp, token, uniqueName } from "./support/api";
+import { api, send, stockedPet, stockOf, testApp, token, uniqueName } from "./support/api";
 import { mockReceivers } from "./support/webhooks";
 
 // Hosted agents sign in to /mcp with OAuth 2.1, through the Worker as deployed: the OAuth library's endpoints, the
@@ -17,11 +17,16 @@ afterEach(() => {
 });
 
 /** A request to the Worker, answered once its background work is done. */
-const fetchWorker = async (path: string, init?: RequestInit, at = origin) => {
+const fetchWorker = async (
+	path: string,
+	init?: RequestInit,
+	at = origin,
+	bindings: Partial<Env> = {},
+) => {
 	const ctx = createExecutionContext();
 	const response = await worker.fetch(
 		new Request(new URL(path, at), init) as Request<unknown, IncomingRequestCfProperties>,
-		env,
+		{ ...env, ...bindings },
 		ctx,
 	);
 	await waitOnExecutionContext(ctx);
@@ -133,7 +138,13 @@ const signIn = async (credential: string, scope: string) => {
 };
 
 /** A `tools/call` of the current revision, as the Worker answers it. */
-const callTool = (name: string, args: unknown, credential?: string, at = origin) =>
+const callTool = (
+	name: string,
+	args: unknown,
+	credential?: string,
+	at = origin,
+	bindings: Partial<Env> = {},
+) =>
 	fetchWorker(
 		"/mcp",
 		{
@@ -161,6 +172,7 @@ const callTool = (name: string, args: unknown, credential?: string, at = origin)
 			}),
 		},
 		at,
+		bindings,
 	);
 
 describe("discovery", () => {
@@ -316,6 +328,17 @@ describe("signing an agent in", () => {
 		expect(await again.json()).toMatchObject({ error: "invalid_grant" });
 	});
 
+	it("answers a body that is not the page's form as no sign-in request, never a 500", async () => {
+		for (const type of ["multipart/form-data; boundary=x", "multipart/form-data"]) {
+			const response = await fetchWorker("/authorize", {
+				method: "POST",
+				headers: { "content-type": type },
+				body: "--x\r\nnot a part",
+			});
+			expect(response.status, type).toBe(400);
+		}
+	});
+
 	it("registers only https, loopback and private-use redirects", async () => {
 		expect((await registerClient(["http://attacker.example/callback"])).status).toBe(400);
 		expect(
@@ -332,6 +355,12 @@ describe("signing an agent in", () => {
 			const { query } = await authorization(clientId, "orders:write");
 			const page = await fetchWorker(`/authorize?${query}`);
 			expect(page.status).toBe(400);
+			const posted = await fetchWorker(
+				"/authorize",
+				form({ request: query, credential: "pst_any", decision: "allow" }),
+			);
+			expect(posted.status).toBe(400);
+			expect(await posted.text()).toContain("may not be fetched");
 			const token = await fetchWorker(
 				"/token",
 				form({ grant_type: "authorization_code", code: "x", client_id: clientId }),
@@ -461,6 +490,33 @@ describe("an agent's token", () => {
 		const signedIn = await signIn(key.secret, "orders:write");
 		expect(signedIn.expires_in).toBeGreaterThan(100);
 		expect(signedIn.expires_in).toBeLessThanOrEqual(120);
+		// Under a minute left: the library's shortest life, and /mcp checks the key's expiry on every call.
+		const nearly = await testApp({ now }).send("POST", "/keys", {
+			name: uniqueName("Nearly expired"),
+			scopes: ["orders:write"],
+			expiresAt: new Date(now + 30_000).toISOString(),
+		});
+		const nearlyKey = await nearly.json<{ secret: string }>();
+		expect((await signIn(nearlyKey.secret, "orders:write")).expires_in).toBe(60);
+	});
+
+	it("of the root token stops when that root token is no longer configured", async () => {
+		const { access_token, refresh_token, clientId } = await signIn(token, "orders:write");
+		const [, next] = env.API_TOKEN.split(",");
+		const rotated = { API_TOKEN: next };
+		const pet = await stockedPet(5);
+		const order = { body: { petId: pet.id, quantity: 1 } };
+		const call = await callTool("placeOrder", order, access_token, origin, rotated);
+		expect(call.status).toBe(401);
+		const renewal = await fetchWorker(
+			"/token",
+			form({ grant_type: "refresh_token", refresh_token, client_id: clientId, resource }),
+			origin,
+			rotated,
+		);
+		expect(renewal.status).toBe(400);
+		expect(await renewal.json()).toMatchObject({ error: "invalid_grant" });
+		expect(await stockOf(pet.id)).toBe(5);
 	});
 
 	it("is renewed with its refresh token, which rotates", async () => {

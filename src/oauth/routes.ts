@@ -62,9 +62,15 @@ const page = (
 const oauthApi = (c: Context<AppEnv>) =>
 	authorizationServer(new URL(c.req.url).origin).getOAuthApi(c.env);
 
-/** The request the page was opened with, validated by the library; else the answer that refuses it. */
+/**
+ * The request the page was opened with, validated by the library (a client id URL on a host that is not public is
+ * refused before the library fetches it); else the answer that refuses it.
+ */
 const authRequestOf = async (c: Context<AppEnv>, query: string) => {
 	const url = `${new URL(c.req.url).origin}${oauthPaths.authorize}?${query}`;
+	const clientId = new URLSearchParams(query).get("client_id");
+	const refusal = clientId && (await clientIdRefusal(clientId, c.env, Date.now()));
+	if (refusal) return refused(c, new Error(`The client id may not be fetched: ${refusal}.`));
 	try {
 		return await oauthApi(c).parseAuthRequest(new Request(url));
 	} catch (error) {
@@ -147,15 +153,13 @@ export const oauthRoutes = new Hono<AppEnv>()
 	.get(oauthPaths.resourceMetadata, resourceMetadata)
 	.get(oauthPaths.authorize, async (c) => {
 		const query = new URL(c.req.url).search.slice(1);
-		const clientId = c.req.query("client_id");
-		const refusal = clientId && (await clientIdRefusal(clientId, c.env, Date.now()));
-		if (refusal) return refused(c, new Error(`The client id may not be fetched: ${refusal}.`));
 		const request = await authRequestOf(c, query);
 		if (request instanceof Response) return request;
 		return consent(c, 200, request, query);
 	})
 	.post(oauthPaths.authorize, async (c) => {
-		const form = await c.req.parseBody();
+		// The form the page sends; any other body is no sign-in request.
+		const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
 		const query = typeof form.request === "string" ? form.request : "";
 		const request = await authRequestOf(c, query);
 		if (request instanceof Response) return request;

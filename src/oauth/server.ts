@@ -1,5 +1,7 @@
 import { OAuthAuthorizationServer, OAuthError } from "@cloudflare/workers-oauth-provider";
 import { type GrantProps, grantHolderUntil } from "../http/auth";
+import { log, loggable } from "../http/log";
+import { failedPart } from "../http/platform";
 import { ApiError } from "../models/error";
 import { type Scope, scopes } from "../models/scopes";
 import { destinationRefusal } from "../webhooks/destination";
@@ -30,14 +32,22 @@ const accessTokenSeconds = 3600;
  */
 const whileTheHolderWorks = async ({ props, env }: { props: GrantProps; env: Env }) => {
 	const now = Date.now();
-	const until = await grantHolderUntil(env, props, now);
+	const until = await grantHolderUntil(env, props, now).catch((error) => {
+		log("error", { part: failedPart(error), error: loggable(error) });
+		throw new OAuthError("temporarily_unavailable", {
+			description: "The credential that granted this access could not be checked; try again.",
+			statusCode: 503,
+			headers: { "Retry-After": "5" },
+		});
+	});
 	if (until === undefined) {
 		throw new OAuthError("invalid_grant", {
-			description: "The key that granted this access has been revoked or has expired.",
+			description: "The credential that granted this access has been revoked or has expired.",
 		});
 	}
 	const left = until === null ? accessTokenSeconds : Math.ceil((Date.parse(until) - now) / 1000);
-	return { accessTokenTTL: Math.min(accessTokenSeconds, left) };
+	// The library takes no life under a minute; /mcp checks the key's expiry on every call anyway.
+	return { accessTokenTTL: Math.max(60, Math.min(accessTokenSeconds, left)) };
 };
 
 /** Whether OAuth is served at `origin`: over https, or over http on a loopback host, as OAuth 2.1 allows. */
