@@ -93,6 +93,10 @@ export const forgetKey = (id: number) => {
 	for (const [name, { key }] of known) if (key.id === id) known.delete(name);
 };
 
+/** Whether `key` has not expired at `now`. */
+const worksAt = (key: KeyRecord, now: number) =>
+	key.expiresAt === null || Date.parse(key.expiresAt) > now;
+
 /**
  * The key `read` finds, kept under `name` and read again once {@link keyTrustMs} old, if it works at `now` (not
  * expired); its use is recorded after the response, at most once a minute. A key that does not exist is not kept:
@@ -118,7 +122,7 @@ const trustedKey = async (
 		known.set(name, entry);
 	}
 	const { key } = entry;
-	if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now) return undefined;
+	if (!worksAt(key, now)) return undefined;
 	if (entry.usedAt <= now - keyUseMs) {
 		entry.usedAt = now;
 		c.executionCtx.waitUntil(
@@ -175,17 +179,18 @@ export type GrantProps = { key?: number; root?: string };
 export const grantPropsOf = (client: Client): GrantProps =>
 	client.key === undefined ? { root: client.budget } : { key: client.key };
 
+/** The root client whose budget is `budget`, with the scopes of `held`, while its token is configured. */
+const configuredRoot = async (env: Env, budget: string | undefined, held?: readonly string[]) =>
+	(await acceptedDigests(env))
+		.map((digest) => rootClient(digestName(digest), held))
+		.find((root) => root.budget === budget);
+
 /**
  * The client an agent's grant acts as: the key that consented, narrowed to the `granted` scopes, while that key
  * works (revoked or expired: within {@link keyTrustMs}); or the root token, while it is still configured.
  */
 export const grantClient = async (c: Context<AppEnv>, props: GrantProps, granted: string[]) => {
-	if (props.key === undefined) {
-		const configured = (await acceptedDigests(c.env)).map(digestName);
-		return configured
-			.map((name) => rootClient(name, granted))
-			.find(({ budget }) => budget === props.root);
-	}
+	if (props.key === undefined) return configuredRoot(c.env, props.root, granted);
 	const id = props.key;
 	const key = await trustedKey(c, `id:${id}`, (db) => keyById(db, id), c.var.now());
 	return key && keyClient(key, granted);
@@ -197,12 +202,10 @@ export const grantClient = async (c: Context<AppEnv>, props: GrantProps, granted
  */
 export const grantHolderUntil = async (env: Env, props: GrantProps, now: number) => {
 	if (props.key === undefined) {
-		const configured = (await acceptedDigests(env)).map((root) => rootClient(digestName(root)));
-		return configured.some(({ budget }) => budget === props.root) ? null : undefined;
+		return (await configuredRoot(env, props.root)) ? null : undefined;
 	}
 	const key = await keyById(drizzle(env.DB), props.key);
-	if (!key) return undefined;
-	return key.expiresAt === null || Date.parse(key.expiresAt) > now ? key.expiresAt : undefined;
+	return key && worksAt(key, now) ? key.expiresAt : undefined;
 };
 
 /**
