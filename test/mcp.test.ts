@@ -16,9 +16,8 @@ import {
 	token,
 	uniqueName,
 } from "./support/api";
+import { current, message } from "./support/mcp";
 import { createWebhook } from "./support/webhooks";
-
-const current = "2026-07-28";
 
 /**
  * An MCP client of `/mcp`, over the app's own `fetch`, sending `headers` with every request: pinned to the current
@@ -41,20 +40,6 @@ const connect = async (
 	);
 	return client;
 };
-
-/** The body of one message of the current revision: its `_meta` says which. */
-const message = (method: string, params: Record<string, unknown> = {}) => ({
-	jsonrpc: "2.0",
-	id: 1,
-	method,
-	params: {
-		...params,
-		_meta: {
-			"io.modelcontextprotocol/protocolVersion": current,
-			"io.modelcontextprotocol/clientCapabilities": {},
-		},
-	},
-});
 
 /** POSTs `body` to /mcp with the headers of the current revision that mirror it, and `headers`. */
 const post = (body: unknown, headers: Record<string, string> = {}, app = testApp()) => {

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { api, send, stockedPet, stockOf, testApp, token, uniqueName } from "./support/api";
+import { toolCall } from "./support/mcp";
 import { mockReceivers } from "./support/webhooks";
 
 // Hosted agents sign in to /mcp with OAuth 2.1, through the Worker as deployed: the OAuth library's endpoints, the
@@ -147,33 +148,33 @@ const callTool = (
 ) =>
 	fetchWorker(
 		"/mcp",
-		{
-			method: "POST",
-			headers: {
-				"content-type": "application/json",
-				accept: "application/json, text/event-stream",
-				"mcp-protocol-version": "2026-07-28",
-				"mcp-method": "tools/call",
-				"mcp-name": name,
-				...(credential && { authorization: `Bearer ${credential}` }),
-			},
-			body: JSON.stringify({
-				jsonrpc: "2.0",
-				id: 1,
-				method: "tools/call",
-				params: {
-					name,
-					arguments: args,
-					_meta: {
-						"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-						"io.modelcontextprotocol/clientCapabilities": {},
-					},
-				},
-			}),
-		},
+		toolCall(`${at}/mcp`, name, args, credential ? { authorization: `Bearer ${credential}` } : {}),
 		at,
 		bindings,
 	);
+
+/**
+ * Signs an agent in with `credential`, granting `orders:write`: an order within the grant is placed, a category
+ * beyond it is a 403, which it answers.
+ */
+const actsNarrowed = async (credential: string) => {
+	const { access_token } = await signIn(credential, "orders:write");
+	const pet = await stockedPet(5);
+	const placed = await callTool(
+		"placeOrder",
+		{ body: { petId: pet.id, quantity: 1 } },
+		access_token,
+	);
+	expect(placed.status).toBe(200);
+	expect(JSON.stringify(await placed.json())).toContain('"complete":false');
+	const stepUp = await callTool(
+		"createCategory",
+		{ body: { name: uniqueName("Agent") } },
+		access_token,
+	);
+	expect(stepUp.status).toBe(403);
+	return stepUp;
+};
 
 describe("discovery", () => {
 	it("names this origin as /mcp's authorization server, at RFC 9728's path and at the root", async () => {
@@ -401,42 +402,14 @@ describe("signing an agent in", () => {
 describe("an agent's token", () => {
 	it("acts on /mcp as the key that consented, narrowed to what it granted", async () => {
 		const key = await makeKey(["orders:write", "pets:write"]);
-		const { access_token } = await signIn(key.secret, "orders:write");
-		const pet = await stockedPet(5);
-		const placed = await callTool(
-			"placeOrder",
-			{ body: { petId: pet.id, quantity: 1 } },
-			access_token,
-		);
-		expect(placed.status).toBe(200);
-		expect(JSON.stringify(await placed.json())).toContain('"complete":false');
-		const stepUp = await callTool(
-			"createCategory",
-			{ body: { name: uniqueName("Agent") } },
-			access_token,
-		);
-		expect(stepUp.status).toBe(403);
+		const stepUp = await actsNarrowed(key.secret);
 		expect(stepUp.headers.get("www-authenticate")).toBe(
 			`Bearer error="insufficient_scope", scope="pets:write", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
 		);
 	});
 
 	it("acts as the root token when the root token consented, narrowed to what it granted", async () => {
-		const { access_token } = await signIn(token, "orders:write");
-		const pet = await stockedPet(5);
-		const placed = await callTool(
-			"placeOrder",
-			{ body: { petId: pet.id, quantity: 1 } },
-			access_token,
-		);
-		expect(placed.status).toBe(200);
-		expect(JSON.stringify(await placed.json())).toContain('"complete":false');
-		const stepUp = await callTool(
-			"createCategory",
-			{ body: { name: uniqueName("Agent") } },
-			access_token,
-		);
-		expect(stepUp.status).toBe(403);
+		await actsNarrowed(token);
 	});
 
 	it("is refused anywhere but /mcp at its origin: REST, and another origin's /mcp", async () => {

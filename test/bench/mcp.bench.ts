@@ -2,6 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { testNow } from "../support/api";
+import { toolCall } from "../support/mcp";
 import { createApp } from "./sides";
 
 // An MCP tool call (revision 2026-07-28) against the REST request it stands for, both through the app bundled
@@ -33,30 +34,7 @@ const rest = (method: string, path: string, body?: unknown) =>
 
 /** A `tools/call` as a 2026-07-28 client sends it. */
 const tool = (name: string, args: Record<string, unknown>) =>
-	new Request("http://bench/mcp", {
-		method: "POST",
-		headers: {
-			authorization: `Bearer ${token}`,
-			"content-type": "application/json",
-			accept: "application/json, text/event-stream",
-			"mcp-protocol-version": "2026-07-28",
-			"mcp-method": "tools/call",
-			"mcp-name": name,
-		},
-		body: JSON.stringify({
-			jsonrpc: "2.0",
-			id: 1,
-			method: "tools/call",
-			params: {
-				name,
-				arguments: args,
-				_meta: {
-					"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-					"io.modelcontextprotocol/clientCapabilities": {},
-				},
-			},
-		}),
-	});
+	toolCall("http://bench/mcp", name, args, { authorization: `Bearer ${token}` });
 
 const median = (values: number[]) =>
 	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

@@ -2,31 +2,16 @@
 // as a developer runs it (in a copy of the project, with its own local database): the server scenarios that apply
 // to a stateless server of tools.
 import { spawn, spawnSync } from "node:child_process";
-import { cp, mkdir, rm, symlink } from "node:fs/promises";
-import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { root } from "../support/wrangler-dev.mjs";
+import { projectCopy } from "../support/wrangler-dev.mjs";
 
 const port = 8964;
-const copy = join(root, "test-results/conformance");
+let copy;
 let dev;
 
 beforeAll(async () => {
-	await rm(copy, { recursive: true, force: true });
-	await mkdir(copy, { recursive: true });
-	for (const path of [
-		"src",
-		"drizzle",
-		"scripts",
-		"package.json",
-		"tsconfig.json",
-		"wrangler.toml",
-		".dev.vars.example",
-	]) {
-		await cp(join(root, path), join(copy, path), { recursive: true });
-	}
-	await symlink(join(root, "node_modules"), join(copy, "node_modules"));
+	copy = await projectCopy("conformance");
 	dev = spawn("npm", ["run", "dev", "--", "--port", String(port), "--inspector-port", "8965"], {
 		cwd: copy,
 		detached: true,

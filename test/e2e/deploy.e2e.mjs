@@ -2,11 +2,11 @@
 // is minified, with a source map that names the sources (uploaded, since wrangler.toml says so). Under
 // `wrangler dev` the same code is not minified (dev-loop.e2e.mjs reads a stack trace).
 import { spawn } from "node:child_process";
-import { cp, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { root, wrangler } from "../support/wrangler-dev.mjs";
+import { projectCopy, root, wrangler } from "../support/wrangler-dev.mjs";
 
 const { scripts } = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
 
@@ -56,24 +56,20 @@ const cloudflareApi = async (secrets) => {
 };
 
 describe("npm run deploy, before it changes anything remote", () => {
-	const copy = join(root, "test-results/deploy-check");
-	const wranglerToml = join(copy, "wrangler.toml");
+	let copy;
+	let wranglerToml;
 	let placeholder;
 
 	beforeAll(async () => {
-		await rm(copy, { recursive: true, force: true });
-		await mkdir(copy, { recursive: true });
-		for (const path of [
+		copy = await projectCopy("deploy-check", [
 			"src",
 			"drizzle",
 			"scripts",
 			"package.json",
 			"tsconfig.json",
 			"wrangler.toml",
-		]) {
-			await cp(join(root, path), join(copy, path), { recursive: true });
-		}
-		await symlink(join(root, "node_modules"), join(copy, "node_modules"));
+		]);
+		wranglerToml = join(copy, "wrangler.toml");
 		placeholder = await readFile(wranglerToml, "utf8");
 	});
 

@@ -4,14 +4,14 @@
 // says what changed, with no bindings table; a type error shows beside wrangler; `npm run db:reset` leaves it
 // serving the fresh database.
 import { spawn, spawnSync } from "node:child_process";
-import { appendFile, cp, mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { appendFile, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { root } from "../support/wrangler-dev.mjs";
+import { projectCopy } from "../support/wrangler-dev.mjs";
 
 const port = 8961;
-const copy = join(root, "test-results/dev-loop");
+let copy;
 const token = "petstore-dev-token";
 let dev;
 let output = "";
@@ -72,20 +72,7 @@ const stopDev = async () => {
 };
 
 beforeAll(async () => {
-	await rm(copy, { recursive: true, force: true });
-	await mkdir(copy, { recursive: true });
-	for (const path of [
-		"src",
-		"drizzle",
-		"scripts",
-		"package.json",
-		"tsconfig.json",
-		"wrangler.toml",
-		".dev.vars.example",
-	]) {
-		await cp(join(root, path), join(copy, path), { recursive: true });
-	}
-	await symlink(join(root, "node_modules"), join(copy, "node_modules"));
+	copy = await projectCopy("dev-loop");
 	await startDev();
 }, 300_000);
 

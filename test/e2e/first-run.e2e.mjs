@@ -1,10 +1,10 @@
 // What a newcomer's first commands print: `npm install`'s type generation prints no generated source, and
 // `npm run dev` sets the local database up quietly, unless a step fails, which it then shows whole.
 import { spawn, spawnSync } from "node:child_process";
-import { cp, mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { root } from "../support/wrangler-dev.mjs";
+import { projectCopy, root } from "../support/wrangler-dev.mjs";
 
 describe("a first run", () => {
 	it("generates the Env type without printing it", () => {
@@ -17,21 +17,7 @@ describe("a first run", () => {
 	});
 
 	it("shows a migration that fails, whole, and serves nothing", async () => {
-		const copy = join(root, "test-results/first-run");
-		await rm(copy, { recursive: true, force: true });
-		await mkdir(copy, { recursive: true });
-		for (const path of [
-			"src",
-			"drizzle",
-			"scripts",
-			"package.json",
-			"tsconfig.json",
-			"wrangler.toml",
-			".dev.vars.example",
-		]) {
-			await cp(join(root, path), join(copy, path), { recursive: true });
-		}
-		await symlink(join(root, "node_modules"), join(copy, "node_modules"));
+		const copy = await projectCopy("first-run");
 		await writeFile(join(copy, "drizzle/9999_broken.sql"), "CREATE TABLE broken (;\n");
 		const dev = spawn("npm", ["run", "dev", "--", "--port", "8963"], { cwd: copy });
 		let output = "";

@@ -1,21 +1,20 @@
 // Each storage's migrations are the ones drizzle-kit writes from its tables (the D1 database's and each webhook's
 // Durable Object's): a table changed without its migration fails here, not on a deployed database or object.
 import { spawnSync } from "node:child_process";
-import { cp, mkdir, rm, symlink } from "node:fs/promises";
-import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { root } from "../support/wrangler-dev.mjs";
+import { projectCopy } from "../support/wrangler-dev.mjs";
 
-const copy = join(root, "test-results/migrations");
+let copy;
 const configs = ["drizzle.config.ts", "drizzle-endpoint.config.ts"];
 
 beforeAll(async () => {
-	await rm(copy, { recursive: true, force: true });
-	await mkdir(copy, { recursive: true });
-	for (const path of ["src", "drizzle", "package.json", "tsconfig.json", ...configs]) {
-		await cp(join(root, path), join(copy, path), { recursive: true });
-	}
-	await symlink(join(root, "node_modules"), join(copy, "node_modules"));
+	copy = await projectCopy("migrations", [
+		"src",
+		"drizzle",
+		"package.json",
+		"tsconfig.json",
+		...configs,
+	]);
 });
 
 describe("the migrations", () => {

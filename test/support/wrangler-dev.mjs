@@ -1,12 +1,36 @@
 // Starts `wrangler dev` on loopback over a fresh, migrated local D1, for the Node-side end-to-end test and
 // benchmark. Node only: the Workers-runtime tests never need it.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtemp } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
 export const root = resolve(import.meta.dirname, "../..");
+/** What a copy of the project holds by default: what `npm run dev` needs. */
+const devFiles = [
+	"src",
+	"drizzle",
+	"scripts",
+	"package.json",
+	"tsconfig.json",
+	"wrangler.toml",
+	".dev.vars.example",
+];
+
+/**
+ * A fresh copy of the project's `paths` in test-results/`name`, over this checkout's node_modules: a test that
+ * edits files or runs `npm run dev` does so where no other test looks. Its directory.
+ */
+export const projectCopy = async (name, paths = devFiles) => {
+	const copy = join(root, "test-results", name);
+	await rm(copy, { recursive: true, force: true });
+	await mkdir(copy, { recursive: true });
+	for (const path of paths) await cp(join(root, path), join(copy, path), { recursive: true });
+	await symlink(join(root, "node_modules"), join(copy, "node_modules"));
+	return copy;
+};
+
 const quiet = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" };
 
 /** Runs a wrangler command to completion and returns its output; throws when it fails. */
