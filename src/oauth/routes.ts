@@ -114,7 +114,8 @@ const consent = async (
 ${error ? html`<p class="error">${error}</p>` : ""}
 <button name="decision" value="allow">Allow</button><button name="decision" value="deny">Deny</button>
 </form>`;
-	return page(c, status, { title: "Sign in an agent", body });
+	// Deny answers with a redirect back to the client, which the form's CSP must allow.
+	return page(c, status, { title: "Sign in an agent", body, sendsTo: request.redirectUri });
 };
 
 /** The answer to a request that is not a valid authorization request: back to the client if that is safe. */

@@ -109,6 +109,19 @@ const consent = async (url, credential, name) => {
 	return { asked, text, granted, back };
 };
 
+/** The person at the consent page refuses: where the browser is sent (the page's CSP must let it go there). */
+const deny = async (url) => {
+	const context = await browser.newContext();
+	const page = await context.newPage();
+	await page.goto(url.href);
+	const [back] = await Promise.all([
+		page.waitForRequest((request) => !request.url().startsWith(base)),
+		page.click('button[value="deny"]'),
+	]);
+	await context.close();
+	return new URL(back.url());
+};
+
 beforeAll(async () => {
 	server = await startWranglerDev({ port, probe: "/doc", envFile: ".dev.vars.example" });
 	browser = await chromium.launch({
@@ -151,6 +164,12 @@ describe.each([
 		const order = { name: "placeOrder", arguments: { body: { petId, quantity: 1 } } };
 		await expect(anonymous.callTool(order)).rejects.toBeInstanceOf(UnauthorizedError);
 		expect(agent.authorizationUrl.searchParams.get("scope")).toBe("orders:write");
+
+		// A refusal sends the browser back to the client with access_denied.
+		const refused = await deny(agent.authorizationUrl);
+		expect(refused.origin).toBe("http://127.0.0.1:9999");
+		expect(refused.searchParams.get("error")).toBe("access_denied");
+		expect(refused.searchParams.get("state")).toBe(agent.lastState);
 
 		const first = await consent(agent.authorizationUrl, secret, `consent-${revision}`);
 		expect(first.text).toContain("Test agent");
