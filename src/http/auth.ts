@@ -4,7 +4,7 @@ import { type KeyRecord, keyByHash, keyById, recordKeyUse } from "../db/api-keys
 import type { Db } from "../db/client";
 import type { AppEnv } from "../env";
 import { ApiError } from "../models/error";
-import { isKeySecret, keyHash } from "../models/key-secret";
+import { hexOf, isKeySecret, sha256 } from "../models/key-secret";
 import { type Client, type Scope, scopes } from "../models/scopes";
 import { log } from "./log";
 import { limitFailedAuth } from "./rate-limit";
@@ -13,8 +13,6 @@ import { limitFailedAuth } from "./rate-limit";
 const developmentToken = "petstore-dev-token";
 /** Outside local development: a token a client could guess is no secret. */
 const minTokenLength = 32;
-
-const sha256 = (text: string) => crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
 
 /** Why a configured token is refused where the Worker runs, if it is. */
 const weakness = (token: string, local: boolean) => {
@@ -50,14 +48,13 @@ const acceptedDigests = (env: Env) => {
 	return configured.digests;
 };
 
-/** The digest of `candidate` if it is an accepted token, compared in constant time with every one. */
-const acceptedDigest = async (candidate: string, env: Env) => {
-	const presented = await sha256(candidate);
+/** Whether `presented` is the digest of an accepted token, compared in constant time with every one. */
+const isAccepted = async (presented: ArrayBuffer, env: Env) => {
 	let matched = false;
 	for (const digest of await acceptedDigests(env)) {
 		matched = crypto.subtle.timingSafeEqual(presented, digest) || matched;
 	}
-	return matched ? presented : undefined;
+	return matched;
 };
 
 /**
@@ -161,11 +158,11 @@ const digestName = (digest: ArrayBuffer) => new Uint8Array(digest).toHex().slice
 
 /** The client `credential` authenticates: the root token, holding every scope, or a key that works. */
 export const credentialClient = async (c: Context<AppEnv>, credential: string) => {
-	const root = await acceptedDigest(credential, c.env);
-	if (root) return rootClient(digestName(root));
+	const digest = await sha256(credential);
+	if (await isAccepted(digest, c.env)) return rootClient(digestName(digest));
 	// A key with a wrong checksum is refused here, before any database read.
 	if (!isKeySecret(credential)) return undefined;
-	const hash = await keyHash(credential);
+	const hash = hexOf(digest);
 	const now = c.var.now();
 	const key = await trustedKey(c, hash, (db) => keyByHash(db, hash), now);
 	// A rolled key's previous secret works only within its window.

@@ -1,6 +1,12 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import { bearerOf, credentialClient, type GrantProps, grantClient } from "../http/auth";
+import {
+	bearerOf,
+	credentialClient,
+	type GrantProps,
+	grantClient,
+	insufficientScope,
+} from "../http/auth";
 import { limitFailedAuth } from "../http/rate-limit";
 import { ApiError } from "../models/error";
 import type { Client } from "../models/scopes";
@@ -60,8 +66,7 @@ export const authorize = async (
 	}
 	if (scope && !client) return challenge(c, new ApiError("unauthorized"), { scope }, id);
 	if (scope && !client?.scopes.includes(scope)) {
-		const lacking = new ApiError("forbidden", `This credential lacks the scope ${scope}.`);
-		return challenge(c, lacking, { error: "insufficient_scope", scope }, id);
+		return challenge(c, insufficientScope(scope), { error: "insufficient_scope", scope }, id);
 	}
 	return { client };
 };

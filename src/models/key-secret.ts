@@ -51,6 +51,12 @@ export const isKeySecret = (secret: string) => {
 /** How keys are told apart in lists: the prefix and the first 4 characters of the randomness. */
 export const startOf = (secret: string) => secret.slice(0, prefix.length + 4);
 
+/** The SHA-256 of `text`. */
+export const sha256 = (text: string) =>
+	crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+
+/** A digest in hex. */
+export const hexOf = (digest: ArrayBuffer) => new Uint8Array(digest).toHex();
+
 /** The SHA-256 of a secret, in hex: all that is stored of it. */
-export const keyHash = async (secret: string) =>
-	new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret))).toHex();
+export const keyHash = async (secret: string) => hexOf(await sha256(secret));

@@ -2,10 +2,9 @@ import { OAuthAuthorizationServer, OAuthError } from "@cloudflare/workers-oauth-
 import { type GrantProps, grantHolderUntil } from "../http/auth";
 import { log, loggable } from "../http/log";
 import { failedPart } from "../http/platform";
-import { ApiError } from "../models/error";
 import { type Scope, scopes } from "../models/scopes";
 import { destinationRefusal } from "../webhooks/destination";
-import { storableUrl } from "../webhooks/url";
+import { urlProblem } from "../webhooks/url";
 
 // OAuth 2.1 for hosted agents on /mcp (MCP authorization): Cloudflare's workers-oauth-provider is the authorization
 // server (metadata, token, registration, client metadata documents, PKCE, refresh rotation, storage in OAUTH_KV);
@@ -91,13 +90,8 @@ export const authorizationServer = (origin: string) => {
  */
 export const clientIdRefusal = async (clientId: string, env: Env, now: number) => {
 	if (!/^https?:/i.test(clientId)) return undefined;
-	try {
-		storableUrl(clientId, env);
-	} catch (error) {
-		if (error instanceof ApiError) return `it ${error.details?.[0]?.message}`;
-		throw error;
-	}
-	return destinationRefusal(clientId, env, now);
+	const problem = urlProblem(clientId, env);
+	return problem === undefined ? destinationRefusal(clientId, env, now) : `it ${problem}`;
 };
 
 /** The client id a request to the authorization server names, in its query or its form body. */

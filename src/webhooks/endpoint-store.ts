@@ -29,7 +29,7 @@ export const endpointStore = async (storage: DurableObjectStorage) => {
 						set: { body: delivery.body, attempts: 0, nextAt: now, settledAt: null },
 					})
 				: row.onConflictDoNothing();
-			return written.returning().get() ? [delivery.eventId] : [];
+			return written.returning({ eventId: deliveries.eventId }).get() ? [delivery.eventId] : [];
 		});
 
 	return {

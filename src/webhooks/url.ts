@@ -104,7 +104,7 @@ export const hostRefusal = (hostname: string) => {
 const unsafeCharacters = /[\s\p{Cc}]/u;
 
 /** Why a webhook URL may not be stored where `env` runs, if it may not. */
-const urlProblem = (text: string, env: WebhookUrlEnv) => {
+export const urlProblem = (text: string, env: WebhookUrlEnv) => {
 	if (text.length > limits.webhookUrl) return tooLong;
 	if (unsafeCharacters.test(text)) return "must not contain control characters or whitespace";
 	if (!URL.canParse(text)) return "is not an absolute URL";
