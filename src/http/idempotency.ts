@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
+import { hexOf, sha256 } from "../models/digest";
 import { durations, inWords } from "../models/limits";
 import { optionalHeader } from "./validation";
 
@@ -50,10 +51,9 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
 	const body: unknown = key && (await c.req.json().catch(() => undefined));
 	if (key !== undefined && body !== undefined) {
 		const text = `${c.req.method} ${c.req.path}\n${canonicalJson(body)}`;
-		const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
 		// Scoped per client: the same key from two clients is two requests.
 		const scoped = `${c.var.client?.idempotency ?? "anonymous"}:${key}`;
-		c.set("idempotencyKey", { key: scoped, requestHash: new Uint8Array(digest).toHex() });
+		c.set("idempotencyKey", { key: scoped, requestHash: hexOf(await sha256(text)) });
 	}
 	await next();
 };

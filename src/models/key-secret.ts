@@ -1,6 +1,8 @@
 // An API key's secret: `pst_`, 32 base62 characters of randomness, and their CRC32 in 6 base62 characters, so a
 // secret scanner recognises one offline and a mistyped key is refused before any database read.
 
+import { hexOf, sha256 } from "./digest";
+
 const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const prefix = "pst_";
 const randomLength = 32;
@@ -50,13 +52,6 @@ export const isKeySecret = (secret: string) => {
 
 /** How keys are told apart in lists: the prefix and the first 4 characters of the randomness. */
 export const startOf = (secret: string) => secret.slice(0, prefix.length + 4);
-
-/** The SHA-256 of `text`. */
-export const sha256 = (text: string) =>
-	crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-
-/** A digest in hex. */
-export const hexOf = (digest: ArrayBuffer) => new Uint8Array(digest).toHex();
 
 /** The SHA-256 of a secret, in hex: all that is stored of it. */
 export const keyHash = async (secret: string) => hexOf(await sha256(secret));
