@@ -155,7 +155,7 @@ const rootClient = (name: string, held: readonly string[] = scopes): Client => (
 });
 
 /** Enough of a root token's digest to tell tokens apart, and no more: budgets and grants name it. */
-const digestName = (digest: ArrayBuffer) => new Uint8Array(digest).toHex().slice(0, 16);
+const digestName = (digest: ArrayBuffer) => hexOf(digest).slice(0, 16);
 
 /** The client `credential` authenticates: the root token, holding every scope, or a key that works. */
 export const credentialClient = async (c: Context<AppEnv>, credential: string) => {

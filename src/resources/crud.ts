@@ -75,7 +75,7 @@ export const crud = <
 	const params = z.object({ [param]: id } as Record<R["param"], typeof id>);
 	const item = { path: itemPath, conditional: true, tag } as const;
 	// An example deletes what the examples created, never the example resource the others read and replace.
-	const created = idParam(param).openapi({
+	const created = id.openapi({
 		description: `The id of a ${one} from an earlier response: one that \`POST ${path}\` created (the id in its \`Location\`).`,
 	});
 	const deleted = z.object({ [param]: created } as Record<R["param"], typeof created>);
@@ -167,7 +167,7 @@ export const crud = <
 				record(event("created")),
 			],
 		});
-		return c.json(withETag(c, created), 201, { Location: `${path}/${created.id}` });
+		return c.json(withETag(c, created), 201, { Location: resource.pathOf(created.id) });
 	};
 	const get = async (c: Given) => c.json(withETag(c, await resource.find(c.var.db, idOf(c))), 200);
 	const change = async (c: Given) => {
