@@ -218,14 +218,21 @@ const run = async (
 	};
 };
 
-/** What a create's steps are made of: its conditions, its insert, its events and a row inserted beside it. */
-type CreateSteps<R extends Resource> = {
-	/** The write's conditions: no refusal holds, and its `Idempotency-Key` is unused. */
+/** What every write's steps are made of: its conditions and its events. */
+type Made = {
+	/**
+	 * The write's conditions: no refusal holds; for a create, its `Idempotency-Key` is unused; for a change or a
+	 * removal, the resource exists and still has an `If-Match` ETag.
+	 */
 	allowed: SQL;
+	/** The event of the resource written (a removal's data: the id of what is gone), or of `resource`'s `key`, chained. */
+	event: (type: EventType, resource?: Resource, key?: SQL | number) => Step;
+};
+
+/** What a create's steps are made of: its insert, and a row inserted beside it. */
+type CreateSteps<R extends Resource> = Made & {
 	/** The main step: the resource, `fields` by name (its folded name beside its name), where `allowed`. */
 	insert: (fields: Fields<R>) => Step;
-	/** The event of the new resource (or of `resource`'s `key`), chained. */
-	event: (type: EventType, resource?: Resource, key?: SQL | number) => Step;
 	/** A row of `table` inserted with the new resource, chained. */
 	alongside: <T extends SQLiteTable>(table: T, row: Row<T>) => Step;
 };
@@ -307,28 +314,14 @@ const keyRecord = (ctx: WriteContext, resource: Resource, key: IdempotencyKey) =
 	);
 };
 
-/** What a change's steps are made of: its conditions, its update and its events. */
-type ChangeSteps<R extends Resource> = {
-	/** The write's conditions: the resource exists, still has an `If-Match` ETag, and no refusal holds. */
-	allowed: SQL;
-	/**
-	 * The main step: the fields of `set` (its folded name beside its name; on a `PUT`, the optional fields it does
-	 * not carry cleared), its version bumped, where `allowed`.
-	 */
-	update: (set: Changes<R>) => Step;
-	/** The event of the changed resource (or of `resource`'s `key`), chained. */
-	event: (type: EventType, resource?: Resource, key?: SQL | number) => Step;
-};
+/**
+ * The main step of a change: the fields of `set` (its folded name beside its name; on a `PUT`, the optional fields
+ * it does not carry cleared), its version bumped, where `allowed`.
+ */
+type ChangeSteps<R extends Resource> = Made & { update: (set: Changes<R>) => Step };
 
-/** What a removal's steps are made of: its conditions, its deletion and its events. */
-type RemoveSteps = {
-	/** The write's conditions: the resource exists, still has an `If-Match` ETag, and no refusal holds. */
-	allowed: SQL;
-	/** The main step: the resource deleted, where `allowed`. */
-	remove: () => Step;
-	/** The event of the removal (its data the id of what is gone), or of `resource`'s `key` as it is; chained. */
-	event: (type: EventType, resource?: Resource, key?: SQL | number) => Step;
-};
+/** The main step of a removal: the resource deleted, where `allowed`. */
+type RemoveSteps = Made & { remove: () => Step };
 
 /**
  * A write of the existing resource `id`: `make` builds its steps from its conditions (it exists, `within` holds
@@ -340,34 +333,36 @@ const writeOne = async (
 	ctx: WriteContext,
 	resource: Resource,
 	id: number,
-	within: SQL | undefined,
-	make: (holds: (condition?: SQL) => SQL, allowed: SQL) => { steps: Step[]; refusals: Refusal[] },
+	write: { within?: SQL; refuse?: Refusal[] },
+	make: (
+		allowed: SQL,
+		refused: (refusals: Refusal[]) => SQL[],
+	) => { steps: Step[]; refusals: Refusal[] },
 ) => {
 	const { ifMatch } = ctx;
-	const where = and(sql`${resource.keyColumn} = ${id}`, within) as SQL;
+	const where = and(sql`${resource.keyColumn} = ${id}`, write.within) as SQL;
 	/** Whether the resource exists with `condition`, read through its join, which a DELETE cannot name. */
 	const holds = (condition?: SQL) =>
 		sql<boolean>`exists (select 1 from ${resource.from} where ${and(where, condition)})`;
+	/** Refusals as conditions the resource must not meet. */
+	const refused = (refusals: Refusal[]) => refusals.map(([when]) => not(holds(when)));
 	// The tags travel as one JSON parameter: a header naming many cannot exceed D1's bound-parameter limit.
 	const current =
 		ifMatch &&
 		holds(sql`${resource.etag} IN (SELECT value FROM json_each(${JSON.stringify(ifMatch)}))`);
-	const { steps, refusals } = make(holds, and(where, current) as SQL);
+	const allowed = and(where, current, ...refused(write.refuse ?? [])) as SQL;
+	const { steps, refusals } = make(allowed, refused);
 	const conditions = [holds(), current ?? sql`1`, ...refusals.map(([when]) => holds(when))];
 	const { wrote, answer, why } = await run(ctx, resource, { steps, at: id, why: conditions });
 	if (wrote) return answer;
-	const [present, matches, ...refused] = why;
+	const [present, matches, ...reasons] = why;
 	if (!present) throw resource.notFound(id);
 	if (!matches) throw new ApiError("precondition_failed");
 	throw (
-		refusalOf(refusals, refused) ??
+		refusalOf(refusals, reasons) ??
 		new Error(`${resource.name} ${id} changed nothing, and no refusal says why.`)
 	);
 };
-
-/** Refusals as conditions a change's row must not meet. */
-const without = (refusals: Refusal[], holds: (condition?: SQL) => SQL) =>
-	refusals.map(([when]) => not(holds(when)));
 
 /**
  * Changes the resource `id` in one atomic batch, `steps` in order, under the conditions of {@link writeOne} (a name
@@ -381,14 +376,14 @@ export const changeOne = async <R extends Resource>(
 ): Promise<Answered<R>> => {
 	const columns = Object.entries(getTableColumns(resource.table));
 	const version = columns.find(([, column]) => column === resource.version)?.[0] ?? "version";
-	let refusals = write.refuse ?? [];
-	const row = await writeOne(ctx, resource, id, write.within, (holds, found) => {
-		const allowed = and(found, ...without(refusals, holds)) as SQL;
+	const row = await writeOne(ctx, resource, id, write, (allowed, refused) => {
+		const refusals = [...(write.refuse ?? [])];
 		const steps = write.steps({
 			allowed,
 			update: (set) => {
 				const fields = withFold(resource, set);
-				refusals = [...refusals, ...takenName(resource, fields, not(eq(resource.key, id)))];
+				const taken = takenName(resource, fields, not(eq(resource.key, id)));
+				refusals.push(...taken);
 				/** On a `PUT`, the optional fields it shows and the request does not carry: to their default, or null. */
 				const cleared = columns.flatMap(([field, column]) =>
 					ctx.replace &&
@@ -406,7 +401,7 @@ export const changeOne = async <R extends Resource>(
 						...fields,
 						[version]: sql`${resource.version} + 1`,
 					})
-					.where(and(found, ...without(refusals, holds)));
+					.where(and(allowed, ...refused(taken)));
 				return { name: resource.name, statement, main: true };
 			},
 			event: (type, of = resource, at = id) => recordEvent(ctx, type, of, at),
@@ -425,12 +420,11 @@ export const removeOne = async <R extends Resource>(
 	id: number,
 	write: { within?: SQL; refuse?: Refusal[]; steps: (make: RemoveSteps) => Step[] },
 ): Promise<void> => {
-	const refusals = write.refuse ?? [];
-	await writeOne(ctx, resource, id, write.within, (holds, found) => {
-		const allowed = and(found, ...without(refusals, holds)) as SQL;
-		// D1 binds a number as a REAL, which text and JSON would show as `1.0`.
-		const whole = sql`CAST(${id} AS INTEGER)`;
-		const steps = write.steps({
+	// D1 binds a number as a REAL, which text and JSON would show as `1.0`.
+	const whole = sql`CAST(${id} AS INTEGER)`;
+	await writeOne(ctx, resource, id, write, (allowed) => ({
+		refusals: write.refuse ?? [],
+		steps: write.steps({
 			allowed,
 			remove: () => ({
 				name: resource.name,
@@ -441,7 +435,6 @@ export const removeOne = async <R extends Resource>(
 				of && at !== undefined
 					? recordEvent(ctx, type, of, at)
 					: eventOf(ctx, type, resource.pathOf(id), sql`json_object('id', ${whole})`),
-		});
-		return { steps, refusals };
-	});
+		}),
+	}));
 };

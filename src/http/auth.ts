@@ -142,7 +142,6 @@ const keyClient = (key: KeyRecord, held: readonly string[] = scopes): Client => 
 	key: key.id,
 	scopes: key.scopes.filter((scope) => held.includes(scope)),
 	budget: `key:${key.id}`,
-	idempotency: String(key.id),
 	expiresAt: key.expiresAt,
 });
 
@@ -150,7 +149,6 @@ const keyClient = (key: KeyRecord, held: readonly string[] = scopes): Client => 
 const rootClient = (name: string, held: readonly string[] = scopes): Client => ({
 	scopes: scopes.filter((scope) => held.includes(scope)),
 	budget: `root:${name}`,
-	idempotency: "root",
 	expiresAt: null,
 });
 

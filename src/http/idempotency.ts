@@ -51,8 +51,9 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
 	const body: unknown = key && (await c.req.json().catch(() => undefined));
 	if (key !== undefined && body !== undefined) {
 		const text = `${c.req.method} ${c.req.path}\n${canonicalJson(body)}`;
-		// Scoped per client: the same key from two clients is two requests.
-		const scoped = `${c.var.client?.idempotency ?? "anonymous"}:${key}`;
+		// Scoped per client (a key by its id, which a roll keeps): the same key from two clients is two requests.
+		const client = c.var.client;
+		const scoped = `${client ? (client.key ?? "root") : "anonymous"}:${key}`;
 		c.set("idempotencyKey", { key: scoped, requestHash: hexOf(await sha256(text)) });
 	}
 	await next();

@@ -25,8 +25,6 @@ export type Client = {
 	scopes: readonly Scope[];
 	/** Its write budget's name: the key's id, or the root token's digest. */
 	budget: string;
-	/** Its `Idempotency-Key`s' scope: the key's id (a roll keeps it), or `root`. */
-	idempotency: string;
 	/** When a key stops working; null: never (the root token neither). */
 	expiresAt: string | null;
 };
