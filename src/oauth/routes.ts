@@ -9,7 +9,7 @@ import type { AppEnv } from "../env";
 import { credentialClient, grantPropsOf } from "../http/auth";
 import { limitFailedAuth } from "../http/rate-limit";
 import { ApiError } from "../models/error";
-import { scopeDescriptions } from "../models/scopes";
+import { type Scope, scopeDescriptions } from "../models/scopes";
 import { name } from "../models/text";
 import {
 	agentScopes,
@@ -67,12 +67,11 @@ const oauthApi = (c: Context<AppEnv>) =>
  * refused before the library fetches it); else the answer that refuses it.
  */
 const authRequestOf = async (c: Context<AppEnv>, query: string) => {
-	const url = `${new URL(c.req.url).origin}${oauthPaths.authorize}?${query}`;
-	const clientId = new URLSearchParams(query).get("client_id");
-	const refusal = clientId && (await clientIdRefusal(clientId, c.env, Date.now()));
-	if (refusal) return refused(c, new Error(`The client id may not be fetched: ${refusal}.`));
+	const request = new Request(`${new URL(c.req.url).origin}${oauthPaths.authorize}?${query}`);
+	const refusal = await clientIdRefusal(request, c.env);
+	if (refusal) return refused(c, new Error(refusal));
 	try {
-		return await oauthApi(c).parseAuthRequest(new Request(url));
+		return await oauthApi(c).parseAuthRequest(request);
 	} catch (error) {
 		return refused(c, error);
 	}
@@ -175,9 +174,7 @@ export const oauthRoutes = new Hono<AppEnv>()
 		}
 		const asked = request.scope.length > 0 ? request.scope : agentScopes;
 		const granted = asked.filter(
-			(scope) =>
-				agentScopes.includes(scope as (typeof agentScopes)[number]) &&
-				client.scopes.includes(scope as (typeof agentScopes)[number]),
+			(scope) => agentScopes.includes(scope as Scope) && client.scopes.includes(scope as Scope),
 		);
 		if (granted.length === 0) {
 			return consent(c, 403, request, query, "That credential holds none of the scopes asked.");

@@ -84,16 +84,6 @@ export const authorizationServer = (origin: string) => {
 	return server;
 };
 
-/**
- * Why the client id `clientId`, a URL the library would fetch (a client metadata document), may not be fetched,
- * if not: webhook URLs' public-host rules, checked on the name as it resolves now.
- */
-export const clientIdRefusal = async (clientId: string, env: Env, now: number) => {
-	if (!/^https?:/i.test(clientId)) return undefined;
-	const problem = urlProblem(clientId, env);
-	return problem === undefined ? destinationRefusal(clientId, env, now) : `it ${problem}`;
-};
-
 /** The client id a request to the authorization server names, in its query or its form body. */
 const clientIdOf = async (request: Request) => {
 	const query = new URL(request.url).searchParams.get("client_id");
@@ -104,20 +94,27 @@ const clientIdOf = async (request: Request) => {
 };
 
 /**
+ * Why the client id `request` names, a URL the library would fetch (a client metadata document), may not be
+ * fetched, if not: webhook URLs' public-host rules, checked on the name as it resolves now.
+ */
+export const clientIdRefusal = async (request: Request, env: Env) => {
+	const clientId = await clientIdOf(request);
+	if (!clientId || !/^https?:/i.test(clientId)) return undefined;
+	const problem = urlProblem(clientId, env);
+	const why =
+		problem === undefined ? await destinationRefusal(clientId, env, Date.now()) : `it ${problem}`;
+	return why && `The client id may not be fetched: ${why}.`;
+};
+
+/**
  * The authorization server's answer to `request`, a request to one of its endpoints; a client id URL that names a
  * host that is not public is refused before the library fetches it (`invalid_client`).
  */
 export const serveOAuth = async (request: Request, env: Env, ctx: ExecutionContext) => {
-	const clientId = await clientIdOf(request);
-	const refusal = clientId === null ? undefined : await clientIdRefusal(clientId, env, Date.now());
+	const refusal = await clientIdRefusal(request, env);
 	if (refusal !== undefined) {
-		return Response.json(
-			{
-				error: "invalid_client",
-				error_description: `The client id may not be fetched: ${refusal}.`,
-			},
-			{ status: 400, headers: { "cache-control": "no-store" } },
-		);
+		const body = { error: "invalid_client", error_description: refusal };
+		return Response.json(body, { status: 400, headers: { "cache-control": "no-store" } });
 	}
 	return authorizationServer(new URL(request.url).origin).fetch(request, env, ctx);
 };
