@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
 import {
 	bearerOf,
@@ -12,6 +13,14 @@ import { ApiError } from "../models/error";
 import type { Client } from "../models/scopes";
 import { authorizationServer, oauthPaths, resourceOf, servesOAuth } from "../oauth/server";
 import type { ApiTool } from "./tools";
+
+/** A JSON-RPC error: the one shape of answer an MCP client reads, whatever went wrong. */
+export const rpcError = (
+	c: Context,
+	status: number,
+	error: { code: number; message: string; data?: unknown },
+	id: unknown = null,
+) => c.json({ jsonrpc: "2.0", id, error }, status as ContentfulStatusCode);
 
 /** The client a `/mcp` credential authenticates: a key, the root token, or an agent's token issued for `/mcp`. */
 const clientOf = async (c: Context<AppEnv>, credential: string) => {
@@ -40,10 +49,7 @@ const challenge = (
 		.map(([name, value]) => `${name}="${value}"`);
 	c.header("WWW-Authenticate", `Bearer ${parameters.join(", ")}`);
 	const data = { code: error.code, message: error.message, status: error.status };
-	return c.json(
-		{ jsonrpc: "2.0", id, error: { code: -32000, message: error.message, data } },
-		error.status,
-	);
+	return rpcError(c, error.status, { code: -32000, message: error.message, data }, id);
 };
 
 /**

@@ -1,11 +1,11 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Context, Handler, MiddlewareHandler } from "hono";
+import type { Handler, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
 import { parseJson } from "../http/json-body";
 import { spendReads } from "../http/rate-limit";
 import { ApiError, type ErrorBody } from "../models/error";
-import { authorize } from "./authorization";
+import { authorize, rpcError } from "./authorization";
 import type { Message } from "./server";
 import type { ApiTool } from "./tools";
 import { current, servedVersions, versionKey } from "./versions";
@@ -18,14 +18,6 @@ const budgetSpent: RateLimit = { limit: async () => ({ success: true }) };
 
 /** Where the Model Context Protocol is served. */
 export const mcpPath = "/mcp";
-
-/** A JSON-RPC error: the one shape of answer an MCP client reads, whatever went wrong. */
-const rpcError = (
-	c: Context,
-	status: number,
-	error: { code: number; message: string; data?: unknown },
-	id: unknown = null,
-) => c.json({ jsonrpc: "2.0", id, error }, status as ContentfulStatusCode);
 
 /**
  * The revision a message names that `/mcp` does not serve, if any: the current one names itself in `_meta` (the SDK
@@ -125,28 +117,24 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 			method: c.req.header("mcp-method"),
 			name: c.req.header("mcp-name"),
 		});
-		const answer =
+		const refusal =
 			requested !== undefined
-				? rpcError(
-						c,
-						400,
-						{
-							code: -32022,
-							message: "Unsupported protocol version",
-							data: { supported: servedVersions, requested },
-						},
-						message.id,
-					)
-				: mismatch !== undefined
-					? rpcError(c, 400, { code: -32020, message: `Header mismatch: ${mismatch}.` }, message.id)
-					: await serveMcp(c.req.raw, message, tools, {
-							fetch: async (request) => {
-								await spent;
-								return app.fetch(request, env, c.executionCtx);
-							},
-							origin: new URL(c.req.url).origin,
-							headers,
-						});
+				? {
+						code: -32022,
+						message: "Unsupported protocol version",
+						data: { supported: servedVersions, requested },
+					}
+				: mismatch && { code: -32020, message: `Header mismatch: ${mismatch}.` };
+		const answer = refusal
+			? rpcError(c, 400, refusal, message.id)
+			: await serveMcp(c.req.raw, message, tools, {
+					fetch: async (request) => {
+						await spent;
+						return app.fetch(request, env, c.executionCtx);
+					},
+					origin: new URL(c.req.url).origin,
+					headers,
+				});
 		await spent;
 		// Through the context, so that the answer carries the request id, the secure headers and `no-store` (an
 		// event stream's own says `no-cache`).
