@@ -157,20 +157,13 @@ const resultOf = async (response: Response): Promise<CallToolResult> => {
 		? { items: body, ...(cursor && { nextCursor: cursor }) }
 		: (body as Record<string, unknown> | undefined);
 	const headers = Object.fromEntries(
-		exposeHeaders.flatMap((name) => {
-			const value = response.headers.get(name);
-			return value ? [[name, value]] : [];
-		}),
+		exposeHeaders.map((name) => [name, response.headers.get(name)]).filter(([, value]) => value),
 	);
+	const text = Array.isArray(body)
+		? JSON.stringify(structured)
+		: raw || `${response.status} ${response.statusText || "No Content"}`;
 	return {
-		content: [
-			{
-				type: "text",
-				text: Array.isArray(body)
-					? JSON.stringify(structured)
-					: raw || `${response.status} ${response.statusText || "No Content"}`,
-			},
-		],
+		content: [{ type: "text", text }],
 		...(structured && { structuredContent: structured }),
 		...(!response.ok && { isError: true }),
 		_meta: { status: response.status, headers },
@@ -183,8 +176,7 @@ export const callOperation = async (tool: ApiTool, args: unknown, caller: Caller
 		return resultOf(await caller.fetch(requestOf(tool, args, caller)));
 	} catch (error) {
 		if (!(error instanceof ApiError)) throw error;
-		const { code, message, details, status } = error;
-		const body = errorBody(code, message, details);
-		return resultOf(Response.json(body, { status }));
+		const body = errorBody(error.code, error.message, error.details);
+		return resultOf(Response.json(body, { status: error.status }));
 	}
 };
