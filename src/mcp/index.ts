@@ -98,11 +98,8 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 		const [{ toolsOf }, { serveMcp }] = await Promise.all([import("./tools"), import("./server")]);
 		tools ??= toolsOf(app);
 		const name = message.method === "tools/call" ? message.params?.name : undefined;
-		const authorized = await authorize(
-			c,
-			typeof name === "string" ? tools.get(name) : undefined,
-			message.id,
-		);
+		const tool = typeof name === "string" ? tools.get(name) : undefined;
+		const authorized = await authorize(c, tool, message.id);
 		if (authorized instanceof Response) {
 			await spent;
 			return authorized;
