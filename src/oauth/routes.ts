@@ -149,8 +149,7 @@ export const oauthRoutes = new Hono<AppEnv>()
 	.use(oauthPaths.authorize, served)
 	.use(`${oauthPaths.resourceMetadata}/*`, served)
 	// At the path RFC 9728 derives from the resource, and at the root, where clients of the 2025 revision look.
-	.get(`${oauthPaths.resourceMetadata}/mcp`, resourceMetadata)
-	.get(oauthPaths.resourceMetadata, resourceMetadata)
+	.on("GET", [`${oauthPaths.resourceMetadata}/mcp`, oauthPaths.resourceMetadata], resourceMetadata)
 	.get(oauthPaths.authorize, async (c) => {
 		const query = new URL(c.req.url).search.slice(1);
 		const request = await authRequestOf(c, query);
