@@ -10,7 +10,6 @@ import {
 } from "../http/auth";
 import { limitFailedAuth } from "../http/rate-limit";
 import { ApiError } from "../models/error";
-import type { Client } from "../models/scopes";
 import { authorizationServer, oauthPaths, resourceOf, servesOAuth } from "../oauth/server";
 import type { ApiTool } from "./tools";
 
@@ -57,11 +56,7 @@ const challenge = (
  * credential that holds it; a credential that fails is refused whatever the request. The refusals are HTTP ones,
  * where an OAuth client looks: 401 saying where to sign in and what scope to ask, 403 `insufficient_scope`.
  */
-export const authorize = async (
-	c: Context<AppEnv>,
-	tool: ApiTool | undefined,
-	id: unknown,
-): Promise<{ client?: Client } | Response> => {
+export const authorize = async (c: Context<AppEnv>, tool: ApiTool | undefined, id: unknown) => {
 	const presented = bearerOf(c);
 	const client = presented ? await clientOf(c, presented) : undefined;
 	const scope = tool?.scope;
