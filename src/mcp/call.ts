@@ -90,10 +90,7 @@ const partsOf = (tool: ApiTool, args: unknown) => {
 	if (!isObject(args)) throw invalid("arguments", "must be an object");
 	const text: Record<TextPlace, Record<string, unknown>> = { path: {}, query: {}, header: {} };
 	let body: unknown;
-	const { properties, required } = tool.tool.inputSchema as {
-		properties: Record<string, Schema>;
-		required: string[];
-	};
+	const { properties, required } = tool.tool.inputSchema as Required<Schema>;
 	for (const [name, value] of Object.entries(args)) {
 		const place = Object.hasOwn(tool.places, name) ? tool.places[name] : undefined;
 		if (!place) throw invalid(`arguments.${name}`, "Unknown argument.");
