@@ -119,8 +119,7 @@ ${error ? html`<p class="error">${error}</p>` : ""}
 
 /** The answer to a request that is not a valid authorization request: back to the client if that is safe. */
 const refused = (c: Context<AppEnv>, error: unknown) => {
-	if (error instanceof AuthorizationError && error.redirectTo)
-		return c.redirect(error.redirectTo, 302);
+	if (error instanceof AuthorizationError && error.redirectTo) return c.redirect(error.redirectTo);
 	const message = error instanceof Error ? error.message : String(error);
 	return page(c, 400, { title: "Not a sign-in request", body: html`<p>${message}</p>` });
 };
