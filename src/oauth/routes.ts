@@ -86,7 +86,7 @@ const destination = (redirectUri: string) => {
 const scopeList = (scopes: string[]) =>
 	html`<ul>${scopes.map(
 		(scope) =>
-			html`<li><code>${scope}</code>: ${scopeDescriptions[scope as keyof typeof scopeDescriptions] ?? "unknown"}</li>`,
+			html`<li><code>${scope}</code>: ${scopeDescriptions[scope as Scope] ?? "unknown"}</li>`,
 	)}</ul>`;
 
 /** A client's name as the consent page shows it: one the API takes as a name. */
@@ -152,8 +152,7 @@ export const oauthRoutes = new Hono<AppEnv>()
 	.get(oauthPaths.authorize, async (c) => {
 		const query = new URL(c.req.url).search.slice(1);
 		const request = await authRequestOf(c, query);
-		if (request instanceof Response) return request;
-		return consent(c, 200, request, query);
+		return request instanceof Response ? request : consent(c, 200, request, query);
 	})
 	.post(oauthPaths.authorize, async (c) => {
 		// The form the page sends; any other body is no sign-in request.
