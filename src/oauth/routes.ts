@@ -25,18 +25,16 @@ import {
 // the scopes asked, and asks the person for an API key or the root token; POST /authorize grants the asked scopes
 // that credential holds, never more, and says what it granted.
 
-type Page = {
-	title: string;
-	body: ReturnType<typeof html>;
-	/** Where its form may send the browser on to, besides back here: the client's redirect. */
-	sendsTo?: string;
-};
-
-/** A page of this API: no script, nothing from elsewhere, never framed. */
+/**
+ * A page of this API: no script, nothing from elsewhere, never framed. `sendsTo` is where its form may send the
+ * browser on to, besides back here: the client's redirect.
+ */
 const page = (
 	c: Context<AppEnv>,
 	status: 200 | 400 | 401 | 403,
-	{ title, body, sendsTo }: Page,
+	title: string,
+	body: ReturnType<typeof html>,
+	sendsTo?: string,
 ) => {
 	const target = sendsTo && new URL(sendsTo);
 	const formAction = ["'self'", target && (target.host === "" ? target.protocol : target.origin)];
@@ -114,14 +112,14 @@ ${error ? html`<p class="error">${error}</p>` : ""}
 <button name="decision" value="allow">Allow</button><button name="decision" value="deny">Deny</button>
 </form>`;
 	// Deny answers with a redirect back to the client, which the form's CSP must allow.
-	return page(c, status, { title: "Sign in an agent", body, sendsTo: request.redirectUri });
+	return page(c, status, "Sign in an agent", body, request.redirectUri);
 };
 
 /** The answer to a request that is not a valid authorization request: back to the client if that is safe. */
 const refused = (c: Context<AppEnv>, error: unknown) => {
 	if (error instanceof AuthorizationError && error.redirectTo) return c.redirect(error.redirectTo);
 	const message = error instanceof Error ? error.message : String(error);
-	return page(c, 400, { title: "Not a sign-in request", body: html`<p>${message}</p>` });
+	return page(c, 400, "Not a sign-in request", html`<p>${message}</p>`);
 };
 
 /** RFC 9728 metadata of `/mcp`: where its tokens come from, and the scopes an agent may be granted. */
@@ -183,9 +181,7 @@ export const oauthRoutes = new Hono<AppEnv>()
 			scope: granted,
 			props: grantPropsOf(client),
 		});
-		return page(c, 200, {
-			title: "Agent signed in",
-			body: html`<p>Granted:</p>${scopeList(granted)}
-<p><a class="button" href="${redirectTo}">Continue to ${destination(request.redirectUri)}</a></p>`,
-		});
+		const body = html`<p>Granted:</p>${scopeList(granted)}
+<p><a class="button" href="${redirectTo}">Continue to ${destination(request.redirectUri)}</a></p>`;
+		return page(c, 200, "Agent signed in", body);
 	});
