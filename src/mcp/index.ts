@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Handler, MiddlewareHandler } from "hono";
+import type { Handler, HonoRequest, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
 import { parseJson } from "../http/json-body";
@@ -33,14 +33,15 @@ const unservedVersion = (message: Message, header: string | undefined) => {
 };
 
 /** Where a 2025-11-25 message's `Mcp-Method` or `Mcp-Name` header belies its body (a gateway may route on it). */
-const headerMismatch = (message: Message, headers: { method?: string; name?: string }) => {
+const headerMismatch = (message: Message, req: HonoRequest) => {
 	if (message.params?._meta?.[versionKey] !== undefined) return undefined;
-	if (headers.method !== undefined && headers.method !== message.method) {
-		return `the Mcp-Method header says ${headers.method}, the body ${String(message.method)}`;
+	const [method, name] = [req.header("mcp-method"), req.header("mcp-name")];
+	if (method !== undefined && method !== message.method) {
+		return `the Mcp-Method header says ${method}, the body ${String(message.method)}`;
 	}
-	const name = message.method === "tools/call" ? message.params?.name : undefined;
-	if (headers.name !== undefined && headers.name !== name) {
-		return `the Mcp-Name header says ${headers.name}, the body ${String(name ?? "nothing")}`;
+	const called = message.method === "tools/call" ? message.params?.name : undefined;
+	if (name !== undefined && name !== called) {
+		return `the Mcp-Name header says ${name}, the body ${String(called ?? "nothing")}`;
 	}
 };
 
@@ -110,10 +111,7 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 		// Its calls act as the client it authenticated, whatever the credential: a key, the root token or a grant.
 		const env = { ...c.env, READ_LIMITER: budgetSpent, ACTING_CLIENT: authorized.client };
 		const requested = unservedVersion(message, c.req.header("mcp-protocol-version"));
-		const mismatch = headerMismatch(message, {
-			method: c.req.header("mcp-method"),
-			name: c.req.header("mcp-name"),
-		});
+		const mismatch = headerMismatch(message, c.req);
 		const refusal =
 			requested !== undefined
 				? {
