@@ -117,7 +117,7 @@ const partsOf = (tool: ApiTool, args: unknown) => {
 };
 
 /** The HTTP request a call of `tool` with `args` stands for. */
-export const requestOf = (tool: ApiTool, args: unknown, caller: Caller) => {
+const requestOf = (tool: ApiTool, args: unknown, caller: Caller) => {
 	const { path, query, header, body } = partsOf(tool, args);
 	const url = new URL(
 		tool.route.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(path[name])),
