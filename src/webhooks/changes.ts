@@ -51,6 +51,9 @@ const withConfig = ({
 export const ownedBy = (client: Client) =>
 	client.key === undefined ? undefined : eq(webhooks.owner, client.key);
 
+/** A change by a client to webhook `id`, within the webhooks it acts on: `owned`, from {@link ownedBy}. */
+export type Change = { ctx: WriteContext; env: Env; id: number; owned: SQL | undefined };
+
 /** The webhook `id` (404 when there is none, or it is not `owned`), and the config its endpoint delivers with. */
 export const getEndpoint = async (db: Db, id: number, owned?: SQL) =>
 	withConfig(await webhookEndpoint.find(db, id, owned));
@@ -102,10 +105,7 @@ export const createWebhook = async (
  * new config (no event); `disabled` pauses or resumes its deliveries.
  */
 export const updateWebhook = async (
-	ctx: WriteContext,
-	env: Env,
-	id: number,
-	owned: SQL | undefined,
+	{ ctx, env, id, owned }: Change,
 	patch: WebhookPatch & { secret?: string; retiredSecrets?: SQL },
 ) => {
 	const url = patch.url === undefined ? {} : { url: storableUrl(patch.url, env) };
@@ -119,41 +119,25 @@ export const updateWebhook = async (
 };
 
 /** Replaces the secret with a new one, shown this once; the old one signs on for `durations.secretOverlap`. */
-export const rotateWebhookSecret = async (
-	ctx: WriteContext,
-	env: Env,
-	id: number,
-	owned: SQL | undefined,
-) => {
+export const rotateWebhookSecret = async (change: Change) => {
 	const secret = newSecret();
-	const rotated = await updateWebhook(ctx, env, id, owned, {
-		secret: await sealSecret(secret, env),
-		retiredSecrets: retiring(sql`${ctx.now}`, sql`${ctx.now + durations.secretOverlap}`),
+	const { now } = change.ctx;
+	const rotated = await updateWebhook(change, {
+		secret: await sealSecret(secret, change.env),
+		retiredSecrets: retiring(sql`${now}`, sql`${now + durations.secretOverlap}`),
 	});
 	return { ...rotated, secret };
 };
 
 /** Deletes the webhook unless it changed since `If-Match`, and its endpoint forgets everything. */
-export const deleteWebhook = async (
-	ctx: WriteContext,
-	env: Env,
-	id: number,
-	owned: SQL | undefined,
-) => {
+export const deleteWebhook = async ({ ctx, env, id, owned }: Change) => {
 	await removeOne(ctx, webhook, id, { within: owned, steps: ({ remove }) => [remove()] });
 	await endpointOf(env, id).forget();
 };
 
 /** Has the webhook's endpoint send again every event it receives after event `after`. */
-export const replayWebhook = async (
-	db: Db,
-	env: Env,
-	id: number,
-	owned: SQL | undefined,
-	after: number,
-	now: number,
-) => {
-	const { webhook, config } = await getEndpoint(db, id, owned);
+export const replayWebhook = async ({ ctx, env, id, owned }: Change, after: number) => {
+	const { webhook, config } = await getEndpoint(ctx.db, id, owned);
 	const { events, createdAt } = webhook;
-	await endpointOf(env, id).replay(config, { after, events, createdAt }, now);
+	await endpointOf(env, id).replay(config, { after, events, createdAt }, ctx.now);
 };

@@ -1,4 +1,6 @@
+import type { Context } from "hono";
 import { webhook } from "../../db/resources";
+import type { AppEnv } from "../../env";
 import { authenticated } from "../../http/auth";
 import { withETag } from "../../http/conditional";
 import { listPage } from "../../http/pagination";
@@ -9,11 +11,21 @@ import * as webhooks from "../../webhooks/changes";
 import { endpointOf } from "../../webhooks/endpoints";
 import * as routes from "./routes";
 
+/** The webhooks the request's client acts on (see `ownedBy`). */
+const owned = (c: Context<AppEnv>) => webhooks.ownedBy(authenticated(c));
+
+/** The request's change to webhook `id`, within those. */
+const changeOf = (c: Context<AppEnv>, id: number): webhooks.Change => ({
+	ctx: writeContext(c),
+	env: c.env,
+	id,
+	owned: owned(c),
+});
+
 export const webhooksRouter = createRouter()
 	.openapi(routes.listWebhooks, async (c) => {
-		const owned = webhooks.ownedBy(authenticated(c));
 		const query = c.req.valid("query");
-		const page = await listPage(c, query, (page) => webhook.page(c.var.db, page, owned), byId);
+		const page = await listPage(c, query, (page) => webhook.page(c.var.db, page, owned(c)), byId);
 		const answered = page.map((one) => webhooks.withDeliveryState(c.env, one));
 		return c.json(await Promise.all(answered), 200);
 	})
@@ -23,39 +35,31 @@ export const webhooksRouter = createRouter()
 		return c.json(withETag(c, created), 201, { Location: webhook.pathOf(created.id) });
 	})
 	.openapi(routes.getWebhook, async (c) => {
-		const owned = webhooks.ownedBy(authenticated(c));
-		const found = await webhook.find(c.var.db, c.req.valid("param").webhookId, owned);
+		const found = await webhook.find(c.var.db, c.req.valid("param").webhookId, owned(c));
 		return c.json(withETag(c, await webhooks.withDeliveryState(c.env, found)), 200);
 	})
 	.openapi(routes.updateWebhook, async (c) => {
-		const owned = webhooks.ownedBy(authenticated(c));
-		const { webhookId } = c.req.valid("param");
-		const patch = c.req.valid("json");
-		const updated = await webhooks.updateWebhook(writeContext(c), c.env, webhookId, owned, patch);
+		const change = changeOf(c, c.req.valid("param").webhookId);
+		const updated = await webhooks.updateWebhook(change, c.req.valid("json"));
 		return c.json(withETag(c, updated), 200);
 	})
 	.openapi(routes.deleteWebhook, async (c) => {
-		const owned = webhooks.ownedBy(authenticated(c));
-		await webhooks.deleteWebhook(writeContext(c), c.env, c.req.valid("param").webhookId, owned);
+		await webhooks.deleteWebhook(changeOf(c, c.req.valid("param").webhookId));
 		return c.body(null, 204);
 	})
 	.openapi(routes.rotateWebhookSecret, async (c) => {
-		const owned = webhooks.ownedBy(authenticated(c));
-		const { webhookId } = c.req.valid("param");
-		const rotated = await webhooks.rotateWebhookSecret(writeContext(c), c.env, webhookId, owned);
+		const rotated = await webhooks.rotateWebhookSecret(changeOf(c, c.req.valid("param").webhookId));
 		return c.json(withETag(c, rotated), 200);
 	})
 	.openapi(routes.replayWebhook, async (c) => {
-		const owned = webhooks.ownedBy(authenticated(c));
-		const { webhookId } = c.req.valid("param");
-		const { after } = c.req.valid("json");
-		await webhooks.replayWebhook(c.var.db, c.env, webhookId, owned, after, c.var.now());
+		const change = changeOf(c, c.req.valid("param").webhookId);
+		await webhooks.replayWebhook(change, c.req.valid("json").after);
 		return c.body(null, 202);
 	})
 	.openapi(routes.listWebhookDeliveries, async (c) => {
 		const { webhookId } = c.req.valid("param");
 		// The webhook must exist: an endpoint that never received anything has an empty log too.
-		await webhook.find(c.var.db, webhookId, webhooks.ownedBy(authenticated(c)));
+		await webhook.find(c.var.db, webhookId, owned(c));
 		const endpoint = endpointOf(c.env, webhookId);
 		const page = await listPage(
 			c,
