@@ -76,20 +76,11 @@ export const createWebhook = async (
 	const secret = newSecret();
 	const sealed = await sealSecret(secret, env);
 	const createdAt = new Date(ctx.now).toISOString();
+	const theirs = owner === null ? isNull(webhooks.owner) : eq(webhooks.owner, owner);
+	const existing = ctx.db.select({ n: count() }).from(webhooks).where(theirs);
 	const created = await createOne(ctx, webhookEndpoint, {
 		// One statement counts and inserts, so two creations cannot both pass the count.
-		refuse: [
-			[
-				gte(
-					ctx.db
-						.select({ n: count() })
-						.from(webhooks)
-						.where(owner === null ? isNull(webhooks.owner) : eq(webhooks.owner, owner)),
-					limits.webhooks,
-				),
-				() => new ApiError("webhook_limit"),
-			],
-		],
+		refuse: [[gte(existing, limits.webhooks), () => new ApiError("webhook_limit")]],
 		steps: ({ insert }) => [insert({ ...body, url, secret: sealed, createdAt, owner })],
 	});
 	const { webhook: answered } = withConfig(created);
