@@ -16,9 +16,10 @@ const tag: Tag = {
 	parent: "Integrations",
 };
 const params = z.object({ webhookId: idParam("webhookId") });
-/** What every operation on webhooks declares, and one webhook's besides. */
+/** What every operation on webhooks declares, one on a webhook besides, and one at its path. */
 const manage = { scope: "webhooks:manage", tag } as const;
-const item = { ...manage, path: webhook.itemPath, conditional: true } as const;
+const onWebhook = { ...manage, errors: ["not_found" as const] };
+const item = { ...onWebhook, path: webhook.itemPath, conditional: true } as const;
 
 /** `5 seconds, 30 seconds, …, 10 hours and 10 hours`. */
 const retrySchedule = durations.retryDelays
@@ -114,7 +115,6 @@ export const getWebhook = apiRoute({
 	summary: "Find a webhook by id",
 	description: "One webhook and its delivery state.",
 	request: { params },
-	errors: ["not_found"],
 	responses: { 200: jsonContent(Webhook, "The webhook.") },
 });
 
@@ -125,7 +125,6 @@ export const deleteWebhook = apiRoute({
 	summary: "Delete a webhook",
 	description: "Stops its deliveries, queued ones included.",
 	request: { params },
-	errors: ["not_found"],
 	responses: { 204: { description: "Deleted." } },
 });
 
@@ -137,12 +136,11 @@ export const updateWebhook = apiRoute({
 	description:
 		"Changes its URL or event types, or re-enables it (`disabled: false`): deliveries that were waiting resume at once, and events from while it was disabled can be replayed. Its delivery state is not part of its ETag.",
 	request: { params, body: jsonBody(WebhookPatch, "The fields to change; at least one.") },
-	errors: ["not_found"],
 	responses: { 200: jsonContent(Webhook, "The changed webhook.") },
 });
 
 export const rotateWebhookSecret = apiRoute({
-	...manage,
+	...onWebhook,
 	method: "post",
 	path: `${webhook.itemPath}/rotate-secret`,
 	conditional: true,
@@ -150,12 +148,11 @@ export const rotateWebhookSecret = apiRoute({
 	summary: "Rotate a webhook's secret",
 	description: `Answers a new signing secret, shown this once. Every secret it replaces keeps signing for ${inWords(durations.secretOverlap)} after its own rotation, so that receivers can switch over: a delivery carries one signature per such secret, the newest first.`,
 	request: { params },
-	errors: ["not_found"],
 	responses: { 200: jsonContent(CreatedWebhook, "The webhook, with its new secret.") },
 });
 
 export const replayWebhook = apiRoute({
-	...manage,
+	...onWebhook,
 	method: "post",
 	path: `${webhook.itemPath}/replay`,
 	operationId: "replayWebhook",
@@ -163,19 +160,17 @@ export const replayWebhook = apiRoute({
 	description:
 		"Re-sends the events the webhook receives, from its creation on, whose id is greater than `after`, each from its first attempt. Accepted at once and worked through in the background; while the webhook is disabled, the replay waits for it.",
 	request: { params, body: jsonBody(WebhookReplay, "Where to resume.") },
-	errors: ["not_found"],
 	responses: { 202: { description: "Accepted: the events will be sent." } },
 });
 
 export const listWebhookDeliveries = apiRoute({
-	...manage,
+	...onWebhook,
 	method: "get",
 	path: `${webhook.itemPath}/deliveries`,
 	operationId: "listWebhookDeliveries",
 	summary: "List a webhook's delivery attempts",
 	description: `Its attempts of the last ${inWords(durations.eventRetention)}, newest first: which event, which attempt, what the endpoint answered and what became of the delivery.`,
 	request: { params, query: z.object(pageQuery) },
-	errors: ["not_found"],
 	responses: {
 		200: { ...jsonContent(WebhookDeliveries, "A page of attempts."), headers: linkHeader },
 	},
