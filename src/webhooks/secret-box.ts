@@ -1,3 +1,5 @@
+import { hexOf, sha256 } from "../models/digest";
+
 /**
  * Webhook signing secrets at rest: AES-256-GCM under keys derived from the `WEBHOOK_SECRET_KEY` Worker secret, so a
  * copy of the database cannot sign deliveries. It holds one or more keys, comma-separated, newest first: secrets
@@ -39,11 +41,7 @@ const deriveKey = async (material: string) =>
 
 /** A key's public name: 8 hex digits of a hash of it, enough to tell a handful of keys apart. */
 const keyIdOf = async (material: string) =>
-	new Uint8Array(
-		await crypto.subtle.digest("SHA-256", encoder.encode(`petstore webhook key id ${material}`)),
-	)
-		.toHex()
-		.slice(0, 8);
+	hexOf(await sha256(`petstore webhook key id ${material}`)).slice(0, 8);
 
 type Key = { id: string; key: CryptoKey };
 
