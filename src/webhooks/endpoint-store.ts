@@ -7,13 +7,10 @@ import type { DeliveryOutcome } from "../models/webhook-delivery";
 import type { AttemptResult, Delivery } from "./delivery";
 import { attempts, deliveries, endpoint, replay } from "./endpoint-schema";
 import type { EndpointConfig } from "./endpoints";
-import type { Subscription } from "./outbox-reads";
+import type { Replay } from "./outbox-reads";
 
 /** A delivery due to be attempted, and how many attempts it has had. */
 export type DueDelivery = Delivery & { attempts: number };
-
-/** A replay in progress: the events a webhook receives after `after` are still to be queued. */
-export type Replay = Subscription & { after: number };
 
 /** A webhook Durable Object's statements, once its storage has every migration (applied as it starts). */
 export const endpointStore = async (storage: DurableObjectStorage) => {

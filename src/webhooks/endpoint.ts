@@ -7,10 +7,10 @@ import { type AttemptResult, attempt, type Delivery, unanswered } from "./delive
 import { destinationRefusal } from "./destination";
 import { disableWebhook } from "./disable";
 import { signingSecrets } from "./endpoint-secrets";
-import { type DueDelivery, type EndpointStore, endpointStore, type Replay } from "./endpoint-store";
+import { type DueDelivery, type EndpointStore, endpointStore } from "./endpoint-store";
 import type { EndpointConfig } from "./endpoints";
 import { nudgeOrWarn } from "./nudge";
-import { deliveryOf, subscribedEventsAfter } from "./outbox-reads";
+import { deliveryOf, type Replay, subscribedEventsAfter } from "./outbox-reads";
 import { nextAttemptAt } from "./schedule";
 import { UnreadableSecret } from "./secret-box";
 

@@ -34,18 +34,17 @@ export const markHandedOver = (db: Db, handed: OutboxEvent[], now: number) => {
 };
 
 /** What a webhook receives: the types it asked for, from its creation on. */
-export type Subscription = { events: EventType[]; createdAt: string };
+type Subscription = { events: EventType[]; createdAt: string };
+
+/** A replay in progress: the events a webhook receives after `after` are still to be queued. */
+export type Replay = Subscription & { after: number };
 
 /** Whether a webhook receives an event (the sweep's test; {@link subscribedEventsAfter} asks D1 the same). */
 export const receives = (webhook: Subscription, event: OutboxEvent) =>
 	webhook.createdAt <= event.createdAt && webhook.events.includes(event.type as EventType);
 
 /** A replay's page: the events a webhook receives after event `after`, oldest first. */
-export const subscribedEventsAfter = (
-	db: Db,
-	{ after, ...webhook }: Subscription & { after: number },
-	limit: number,
-) =>
+export const subscribedEventsAfter = (db: Db, { after, ...webhook }: Replay, limit: number) =>
 	db
 		.select(columns)
 		.from(events)
