@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/d1";
 import type { Db } from "../db/client";
 import { webhooks } from "../db/schema";
 import { configOf, type EndpointConfig, endpointColumns, endpointOf } from "./endpoints";
-import { resealSecret, UnreadableSecret } from "./secret-box";
+import { orUnreadable, resealSecret } from "./secret-box";
 
 /**
  * The config re-sealed under the newest key, stored in D1 unless the webhook changed since (the change carries its
@@ -12,11 +12,8 @@ import { resealSecret, UnreadableSecret } from "./secret-box";
 const reseal = async (db: Db, config: EndpointConfig, env: Env) => {
 	const secrets = await Promise.all(
 		config.secrets.map(async (entry) => {
-			const secret = await resealSecret(entry.secret, env).catch((error) => {
-				if (error instanceof UnreadableSecret) return undefined;
-				throw error;
-			});
-			return secret ? { ...entry, secret } : entry;
+			const secret = await orUnreadable(resealSecret(entry.secret, env));
+			return typeof secret === "string" ? { ...entry, secret } : entry;
 		}),
 	);
 	if (secrets.every((entry, index) => entry === config.secrets[index])) return;

@@ -1,21 +1,15 @@
 import { log } from "../http/log";
 import type { EndpointConfig } from "./endpoints";
-import { type KeyEnv, openSecret, UnreadableSecret } from "./secret-box";
+import { type KeyEnv, openSecret, orUnreadable } from "./secret-box";
 
 // The secrets an endpoint signs with, opened when it signs (the every-minute sweep re-seals them: catch-up.ts).
 
 /** A rotated-out secret, opened; none when no key opens it, since a rotation is how a client recovers from that. */
 const openRetired = async (webhookId: number, sealed: string, env: KeyEnv) => {
-	try {
-		return [await openSecret(sealed, env)];
-	} catch (error) {
-		if (!(error instanceof UnreadableSecret)) throw error;
-		log("warn", {
-			webhookId,
-			message: "a rotated-out secret cannot be opened and no longer signs",
-		});
-		return [];
-	}
+	const opened = await orUnreadable(openSecret(sealed, env));
+	if (typeof opened === "string") return [opened];
+	log("warn", { webhookId, message: "a rotated-out secret cannot be opened and no longer signs" });
+	return [];
 };
 
 /** The secrets that sign at `now`, opened, newest first; throws `UnreadableSecret` if the current one cannot. */

@@ -12,7 +12,7 @@ import type { EndpointConfig } from "./endpoints";
 import { nudgeOrWarn } from "./nudge";
 import { deliveryOf, type Replay, subscribedEventsAfter } from "./outbox-reads";
 import { nextAttemptAt } from "./schedule";
-import { UnreadableSecret } from "./secret-box";
+import { orUnreadable, UnreadableSecret } from "./secret-box";
 
 /** Deliveries attempted per run of the alarm, and at once: a backlog is worked through run after run. */
 const runSize = 100;
@@ -88,10 +88,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		if (endpoint.disabled) return this.recordDisabled(now);
 		await this.continueReplay(now);
 		const due = this.store.due(now, runSize);
-		const secrets = await signingSecrets(endpoint, this.env, now).catch((error) => {
-			if (error instanceof UnreadableSecret) return error;
-			throw error;
-		});
+		const secrets = await orUnreadable(signingSecrets(endpoint, this.env, now));
 		// A name that resolves where no delivery may go fails every attempt, as a secret no key opens does: the
 		// webhook shows it, and is disabled in time.
 		const refusal =

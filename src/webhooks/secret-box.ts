@@ -18,6 +18,13 @@ export class UnreadableSecret extends Error {
 	}
 }
 
+/** What `opening` resolves to, or the {@link UnreadableSecret} it fails with; any other error is thrown. */
+export const orUnreadable = <T>(opening: Promise<T>) =>
+	opening.catch((error) => {
+		if (error instanceof UnreadableSecret) return error;
+		throw error;
+	});
+
 /** The storage format's version: names the cipher and how its key is derived, so either can change later. */
 const version = "v2";
 const minKeyLength = 32;
