@@ -3,7 +3,7 @@ import { webhook } from "../../db/resources";
 import type { AppEnv } from "../../env";
 import { authenticated } from "../../http/auth";
 import { withETag } from "../../http/conditional";
-import { listPage } from "../../http/pagination";
+import { listPage, type Page } from "../../http/pagination";
 import { createRouter } from "../../http/router";
 import { writeContext } from "../../http/write-context";
 import { byId } from "../../models/id";
@@ -60,12 +60,7 @@ export const webhooksRouter = createRouter()
 		const { webhookId } = c.req.valid("param");
 		// The webhook must exist: an endpoint that never received anything has an empty log too.
 		await webhook.find(c.var.db, webhookId, owned(c));
-		const endpoint = endpointOf(c.env, webhookId);
-		const page = await listPage(
-			c,
-			c.req.valid("query"),
-			({ after, limit }) => endpoint.deliveries(after, limit + 1),
-			byId,
-		);
-		return c.json(page, 200);
+		const load = ({ after, limit }: Page) =>
+			endpointOf(c.env, webhookId).deliveries(after, limit + 1);
+		return c.json(await listPage(c, c.req.valid("query"), load, byId), 200);
 	});
