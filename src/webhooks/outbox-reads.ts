@@ -1,4 +1,4 @@
-import { and, asc, gt, gte, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, gt, gte, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { events } from "../db/schema";
 import type { EventType } from "../models/event-types";
@@ -15,14 +15,13 @@ const columns = {
 
 export type OutboxEvent = Pick<typeof events.$inferSelect, keyof typeof columns>;
 
+/** Up to `limit` events that match `where`, oldest first. */
+const oldestFirst = (db: Db, where: SQL | undefined, limit: number) =>
+	db.select(columns).from(events).where(where).orderBy(asc(events.id)).limit(limit);
+
 /** Events not yet handed to their webhooks, oldest first. */
 export const waitingEvents = (db: Db, limit: number) =>
-	db
-		.select(columns)
-		.from(events)
-		.where(isNull(events.fannedOutAt))
-		.orderBy(asc(events.id))
-		.limit(limit);
+	oldestFirst(db, isNull(events.fannedOutAt), limit);
 
 /** Marks events as handed over; the ids travel as one JSON parameter (D1 binds at most 100 to a statement). */
 export const markHandedOver = (db: Db, handed: OutboxEvent[], now: number) => {
@@ -45,18 +44,15 @@ export const receives = (webhook: Subscription, event: OutboxEvent) =>
 
 /** A replay's page: the events a webhook receives after event `after`, oldest first. */
 export const subscribedEventsAfter = (db: Db, { after, ...webhook }: Replay, limit: number) =>
-	db
-		.select(columns)
-		.from(events)
-		.where(
-			and(
-				gt(events.id, after),
-				inArray(events.type, webhook.events),
-				gte(events.createdAt, webhook.createdAt),
-			),
-		)
-		.orderBy(asc(events.id))
-		.limit(limit);
+	oldestFirst(
+		db,
+		and(
+			gt(events.id, after),
+			inArray(events.type, webhook.events),
+			gte(events.createdAt, webhook.createdAt),
+		),
+		limit,
+	);
 
 /** An event as it is sent: its `data` is stored as the API's JSON already, so it is spliced in as it is. */
 export const deliveryOf = (event: OutboxEvent): Delivery => ({
