@@ -26,17 +26,14 @@ const subscribers = (db: Db) => db.select(subscriber).from(webhooks);
 
 type Subscriber = Awaited<ReturnType<typeof subscribers>>[number];
 
-/** Gives a webhook's Durable Object its waiting `events`, or, if behind since `handOffAfter`, a replay after it. */
-const handOver = async (env: Env, endpoint: Subscriber, events: OutboxEvent[], now: number) => {
+/** Gives a webhook's Durable Object the events it `received`, or, if behind since `handOffAfter`, a replay after it. */
+const handOver = async (env: Env, endpoint: Subscriber, received: OutboxEvent[], now: number) => {
+	const { handOffAfter: after, events, createdAt } = endpoint;
 	const stub = endpointOf(env, endpoint.id);
-	if (endpoint.handOffAfter !== null) {
-		await stub.replay(
-			configOf(endpoint),
-			{ after: endpoint.handOffAfter, events: endpoint.events, createdAt: endpoint.createdAt },
-			now,
-		);
-	} else if (events.length > 0) {
-		await stub.handOff(configOf(endpoint), events.map(deliveryOf), now);
+	if (after !== null) {
+		await stub.replay(configOf(endpoint), { after, events, createdAt }, now);
+	} else if (received.length > 0) {
+		await stub.handOff(configOf(endpoint), received.map(deliveryOf), now);
 	}
 };
 
