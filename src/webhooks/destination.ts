@@ -29,9 +29,8 @@ const lookup = async (name: string, type: keyof typeof types) => {
 };
 
 const addressRefusal = (address: string) => {
-	const host = address.includes(":") ? `[${address}]` : address;
-	if (!URL.canParse(`https://${host}/`)) return "an address that is not one";
-	return hostRefusal(new URL(`https://${host}/`).hostname);
+	const url = URL.parse(`https://${address.includes(":") ? `[${address}]` : address}/`);
+	return url ? hostRefusal(url.hostname) : "an address that is not one";
 };
 
 /** Why a delivery to `url` may not go now, if not: its name resolves to nothing, a non-public address, or fails. */
