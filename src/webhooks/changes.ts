@@ -33,13 +33,10 @@ const webhookEndpoint = defineResource({
 	versions: [webhooks.version],
 });
 
+type EndpointRead = Awaited<ReturnType<typeof webhookEndpoint.find>>;
+
 /** A webhook read with its endpoint's columns, split: the webhook as answered (with its ETag), and its config. */
-const withConfig = ({
-	secret,
-	retiredSecrets,
-	version,
-	...answered
-}: Awaited<ReturnType<typeof webhookEndpoint.find>>) => ({
+const withConfig = ({ secret, retiredSecrets, version, ...answered }: EndpointRead) => ({
 	webhook: answered,
 	config: configOf({ ...answered, secret, retiredSecrets, version }),
 });
