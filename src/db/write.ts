@@ -157,12 +157,10 @@ const refusalOf = (refusals: Refusal[], why: number[]) =>
 type Ran = { meta: { changes: number } };
 
 /**
- * Runs a write as one batch: the statements `before` it, its `steps`, and one that closes it, which reads the
- * resource `at` a key as the API answers it with its ETag (a JSON array, or null without a row), and, as a JSON array
- * of 0 and 1, `why` conditions: read after the steps, which change nothing when the main one changed nothing, they
- * say why it did not; with `stored`, the record of an `Idempotency-Key`. Checks the chain: a chained step after one
- * that changed a row must change one too, or those after it would silently not run. Answers whether the main step
- * changed a row, and what the closing statement read.
+ * Runs a write as one batch: the statements `before` it, its `steps`, and a closing read of the resource `at` a key
+ * with its ETag, of the `why` conditions (0 or 1 each: when the main step changed nothing, why) and of the `stored`
+ * `Idempotency-Key`'s record. Throws when a chained step after one that changed a row changed none (those after it
+ * would silently not run). Answers whether the main step changed a row, and what the closing read found.
  */
 const run = async (
 	ctx: WriteContext,

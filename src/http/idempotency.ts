@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { hexOf, sha256 } from "../models/digest";
 import { durations, inWords } from "../models/limits";
+import { isObject } from "./json-body";
 import { optionalHeader } from "./validation";
 
 /** An operation's `Idempotency-Key` header; its example names the operation, so that no two examples share a key. */
@@ -32,14 +33,12 @@ export const replayedHeader = {
 };
 
 /** JSON with object keys sorted, so that key order and whitespace do not make two bodies differ. */
-const canonicalJson = (value: unknown): string => {
-	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-	if (value !== null && typeof value === "object") {
-		const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));
-		return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-	}
-	return JSON.stringify(value);
-};
+const canonicalJson = (value: unknown) =>
+	JSON.stringify(value, (_, member) =>
+		isObject(member)
+			? Object.fromEntries(Object.entries(member).sort(([a], [b]) => (a < b ? -1 : 1)))
+			: member,
+	);
 
 /**
  * Sets the request's `Idempotency-Key` (validated by the route; empty means absent) and the SHA-256 of its
