@@ -112,16 +112,18 @@ type Declaration<
 	join?: Join & { columns: Joined };
 	/** Fields of the model that are not columns: answered from elsewhere (a webhook's delivery state). */
 	elsewhere?: Elsewhere[];
-	/** The column that identifies it: its id, the last segment of its path. */
-	key: SQLiteColumn;
-	/** The version columns of the rows it shows: each write bumps the first, which changes its strong ETag. */
-	versions: [SQLiteColumn, ...SQLiteColumn[]];
+	/** The column that identifies it, the last segment of its path: the table's `id` unless given. */
+	key?: SQLiteColumn;
+	/** The version columns of the rows it shows (the table's `version` unless given): each write bumps the first. */
+	versions?: [SQLiteColumn, ...SQLiteColumn[]];
 	/**
 	 * The column that holds its `name` folded for comparison (src/models/name-key.ts), which every write of the name
 	 * writes beside it; with `unique`, folded names are unique, and a taken one is refused with that error code.
 	 */
 	fold?: { column: Fold; unique?: ErrorCode };
-};
+} & (T["_"]["columns"] extends Record<"id" | "version", SQLiteColumn>
+	? unknown
+	: { key: SQLiteColumn; versions: [SQLiteColumn, ...SQLiteColumn[]] });
 
 /** A resource declared once: what reads, lists, writes, events and idempotent replays of it all read. */
 export type Resource<
@@ -184,8 +186,10 @@ export const defineResource = <
 >(
 	declaration: Declaration<T, M, Path, Param, Joined, Elsewhere, Fold>,
 ): Resource<T, Answer<ProjectionOf<T, M, Joined>>, Path, Param, Fold> => {
-	const { name, path, param, table, join, key, model, versions, elsewhere = [] } = declaration;
+	const { name, path, param, table, join, model, elsewhere = [] } = declaration;
 	const columns = { ...getTableColumns(table), ...join?.columns };
+	const key = declaration.key ?? (columns.id as SQLiteColumn);
+	const versions = declaration.versions ?? [columns.version as SQLiteColumn];
 	// The compiler names such a field too; a Worker started without the check would drop it from every answer.
 	const unstored = Object.keys(model.shape).filter(
 		(field) => !(field in columns) && !(elsewhere as string[]).includes(field),

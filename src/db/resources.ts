@@ -18,8 +18,6 @@ export const pet = defineResource({
 	param: "petId",
 	table: pets,
 	model: Pet,
-	key: pets.id,
-	versions: [pets.version],
 	fold: { column: "nameKey" },
 });
 
@@ -29,8 +27,6 @@ export const category = defineResource({
 	param: "categoryId",
 	table: categories,
 	model: Category,
-	key: categories.id,
-	versions: [categories.version],
 	fold: { column: "nameKey", unique: "category_exists" },
 });
 
@@ -40,8 +36,6 @@ export const order = defineResource({
 	param: "orderId",
 	table: orders,
 	model: Order,
-	key: orders.id,
-	versions: [orders.version],
 });
 
 /** A pet's stock with its pet's status, read through the join (never copied): either row's write changes it. */
@@ -64,8 +58,6 @@ export const webhook = defineResource({
 	table: webhooks,
 	model: Webhook,
 	elsewhere: ["failures", "lastStatus", "lastAttemptAt"],
-	key: webhooks.id,
-	versions: [webhooks.version],
 });
 
 /** An API key, without its secret (only its digest is stored, which no answer shows). */
@@ -75,6 +67,4 @@ export const apiKey = defineResource({
 	param: "keyId",
 	table: apiKeys,
 	model: ApiKey,
-	key: apiKeys.id,
-	versions: [apiKeys.version],
 });
