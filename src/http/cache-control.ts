@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { responseHeader } from "./responses";
 
 /** RFC 9111: `no-store` for an authenticated client or a write; `no-cache` (revalidate the ETag) for public reads. */
 type CachePolicy = "no-store" | "no-cache";
@@ -13,12 +14,10 @@ export const cacheControl =
 
 /** Documents the policy as a header of every response of the operation. */
 export const cacheControlHeader = (policy: CachePolicy) => ({
-	"Cache-Control": {
-		required: true,
-		description:
-			policy === "no-store"
-				? "Never stored: the answer is for this authenticated client alone, or carries a secret."
-				: "A cache may keep the answer, and revalidates it with its `ETag` before reuse.",
-		schema: { type: "string" as const, enum: [policy] },
-	},
+	"Cache-Control": responseHeader(
+		policy === "no-store"
+			? "Never stored: the answer is for this authenticated client alone, or carries a secret."
+			: "A cache may keep the answer, and revalidates it with its `ETag` before reuse.",
+		{ enum: [policy] },
+	),
 });

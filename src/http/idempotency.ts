@@ -4,6 +4,7 @@ import type { AppEnv } from "../env";
 import { hexOf, sha256 } from "../models/digest";
 import { durations, inWords } from "../models/limits";
 import { isObject } from "./json-body";
+import { responseHeader } from "./responses";
 import { optionalHeader } from "./validation";
 
 /** An operation's `Idempotency-Key` header; its example names the operation, so that no two examples share a key. */
@@ -26,10 +27,10 @@ export const idempotencyHeader = (operationId: string) => ({
 
 /** Documents the header that marks a replayed response. */
 export const replayedHeader = {
-	"Idempotency-Replayed": {
-		description: "`true` when this is the stored response to an earlier request with the same key.",
-		schema: { type: "string" as const, enum: ["true"] },
-	},
+	"Idempotency-Replayed": responseHeader(
+		"`true` when this is the stored response to an earlier request with the same key.",
+		{ optional: true, enum: ["true"] },
+	),
 };
 
 /** JSON with object keys sorted, so that key order and whitespace do not make two bodies differ. */

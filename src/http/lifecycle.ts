@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "../models/error";
-import type { ResponseHeader } from "./responses";
+import { responseHeader } from "./responses";
 
 /** How an operation stands in its life: declared once on the route, it drives the document and the headers. */
 export type Lifecycle = {
@@ -22,22 +22,10 @@ export const deprecationNote = ({ since, sunset }: NonNullable<Lifecycle["deprec
 
 /** Documents the headers of {@link deprecationHeaders}. */
 export const deprecationResponseHeaders = {
-	Deprecation: {
-		required: true,
-		description: "When the operation was deprecated (RFC 9745).",
-		schema: { type: "string" },
-	},
-	Sunset: {
-		required: true,
-		description: "When the operation stops answering (RFC 8594).",
-		schema: { type: "string" },
-	},
-	Link: {
-		required: true,
-		description: 'Where the deprecation is documented (`rel="deprecation"`).',
-		schema: { type: "string" },
-	},
-} satisfies Record<string, ResponseHeader>;
+	Deprecation: responseHeader("When the operation was deprecated (RFC 9745)."),
+	Sunset: responseHeader("When the operation stops answering (RFC 8594)."),
+	Link: responseHeader('Where the deprecation is documented (`rel="deprecation"`).'),
+};
 
 /** Sends the headers of {@link deprecationResponseHeaders}, and answers 410 `gone` once the sunset has passed. */
 export const deprecationHeaders = (

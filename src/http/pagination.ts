@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { invalid } from "../models/error";
 import { limits } from "../models/limits";
+import { responseHeader } from "./responses";
 
 const encoder = new TextEncoder();
 
@@ -80,10 +81,9 @@ export const pageQuery = {
 
 /** Documents the `Link` header that announces the next page. */
 export const linkHeader = {
-	Link: {
-		description: 'RFC 8288 link to the next page (`rel="next"`); absent on the last page.',
-		schema: { type: "string" as const },
-	},
+	Link: responseHeader('RFC 8288 link to the next page (`rel="next"`); absent on the last page.', {
+		optional: true,
+	}),
 };
 
 /** A page of a list: the rows after `after` in key order, at most `limit` of them and one more if there is one. */

@@ -3,46 +3,40 @@ import { z } from "@hono/zod-openapi";
 import { ErrorBody } from "../models/error";
 import { type ErrorCode, errorCodes, type StatusOf, statusOf } from "../models/error-codes";
 
-/** A response header as the document states it. */
-export type ResponseHeader = {
-	description: string;
-	required?: boolean;
-	schema: { type: "string" | "integer" };
-};
+/** A response header as the document states it: always sent unless `optional`, a string unless `type` says otherwise. */
+export const responseHeader = (
+	description: string,
+	{ optional, ...schema }: { optional?: true; type?: "integer"; enum?: string[] } = {},
+) => ({
+	...(!optional && { required: true }),
+	description,
+	schema: { type: "string" as const, ...schema },
+});
+
+type ResponseHeader = ReturnType<typeof responseHeader>;
 
 /** Headers on every response of the API, errors included. */
 export const everyResponseHeaders = {
-	"X-Request-Id": {
-		required: true,
-		description: "Names this request in the logs; quote it when reporting a problem.",
-		schema: { type: "string" },
-	},
-} satisfies Record<string, ResponseHeader>;
+	"X-Request-Id": responseHeader(
+		"Names this request in the logs; quote it when reporting a problem.",
+	),
+};
 
 /** The headers an error code's response carries besides the `Error` body. */
 const errorHeaders: Partial<Record<ErrorCode, Record<string, ResponseHeader>>> = {
 	unauthorized: {
-		"WWW-Authenticate": {
-			required: true,
-			description:
-				'How to authenticate: the `Bearer` scheme, with `error="invalid_request"` when the `Authorization` header is a malformed Bearer credential and `error="invalid_token"` when the token sent is not accepted (RFC 6750 §3.1).',
-			schema: { type: "string" },
-		},
+		"WWW-Authenticate": responseHeader(
+			'How to authenticate: the `Bearer` scheme, with `error="invalid_request"` when the `Authorization` header is a malformed Bearer credential and `error="invalid_token"` when the token sent is not accepted (RFC 6750 §3.1).',
+		),
 	},
 	rate_limited: {
-		"Retry-After": {
-			required: true,
-			description: "Seconds to wait before trying again.",
-			schema: { type: "integer" },
-		},
+		"Retry-After": responseHeader("Seconds to wait before trying again.", { type: "integer" }),
 	},
 	unavailable: {
-		"Retry-After": {
-			required: true,
-			description:
-				"Seconds to wait before trying again (a write: with the same `Idempotency-Key`).",
-			schema: { type: "integer" },
-		},
+		"Retry-After": responseHeader(
+			"Seconds to wait before trying again (a write: with the same `Idempotency-Key`).",
+			{ type: "integer" },
+		),
 	},
 };
 
@@ -65,13 +59,7 @@ export const jsonContent = <T extends z.ZodType>(
 /** A 201 response: the new resource, and the `Location` it lives at. */
 export const createdContent = <T extends z.ZodType>(schema: T, description: string) => ({
 	...jsonContent(schema, description),
-	headers: {
-		Location: {
-			required: true,
-			description: "Where the new resource lives.",
-			schema: { type: "string" as const },
-		},
-	},
+	headers: { Location: responseHeader("Where the new resource lives.") },
 });
 
 /** A required JSON request body, with its schema's example unless the operation needs its own. */

@@ -18,7 +18,7 @@ import {
 } from "./lifecycle";
 import { isWrite } from "./methods";
 import { limitReads, limitWrites } from "./rate-limit";
-import { errorResponses, everyResponseHeaders } from "./responses";
+import { errorResponses, everyResponseHeaders, responseHeader } from "./responses";
 import { bookmarkParam, bookmarkResponseHeader, d1Session } from "./session";
 import { optionalHeader } from "./validation";
 
@@ -78,10 +78,7 @@ type ApiRoute<R extends ApiRouteConfig> = Omit<R, keyof RouteFlags> &
 const bearer = [{ bearerAuth: [] }];
 
 const etagHeader = {
-	ETag: {
-		description: "Strong validator of this representation.",
-		schema: { type: "string" as const },
-	},
+	ETag: responseHeader("Strong validator of this representation.", { optional: true }),
 };
 
 const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({

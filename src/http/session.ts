@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import { openSession } from "../db/client";
 import type { AppEnv } from "../env";
 import { isWrite } from "./methods";
+import { responseHeader } from "./responses";
 import { optionalHeader } from "./validation";
 
 export const bookmarkHeader = "X-D1-Bookmark";
@@ -23,11 +24,10 @@ export const bookmarkParam = {
 
 /** Documents the bookmark on every response: present whenever the request reached the database. */
 export const bookmarkResponseHeader = {
-	[bookmarkHeader]: {
-		description:
-			"Where this request left the database, on any response to a request that reached it (errors included); send it back to read your own writes from a replica.",
-		schema: { type: "string" as const },
-	},
+	[bookmarkHeader]: responseHeader(
+		"Where this request left the database, on any response to a request that reached it (errors included); send it back to read your own writes from a replica.",
+		{ optional: true },
+	),
 };
 
 /** The operation's D1 session: reads from a replica as fresh as the client's bookmark, writes to the primary. */
