@@ -70,13 +70,9 @@ export const jsonBody = <T extends z.ZodType>(
 ) => ({ ...jsonContent(schema, description, example), required: true });
 
 /** Documents an operation's error responses from its error codes, grouping codes that share a status. */
-export const errorResponses = <const C extends ErrorCode>(...codes: C[]) => {
-	const byStatus = new Map<number, ErrorCode[]>();
-	for (const code of new Set(codes)) {
-		byStatus.set(statusOf(code), [...(byStatus.get(statusOf(code)) ?? []), code]);
-	}
-	return Object.fromEntries(
-		[...byStatus].map(([status, group]) => [
+export const errorResponses = <const C extends ErrorCode>(...codes: C[]) =>
+	Object.fromEntries(
+		[...Map.groupBy(new Set(codes), statusOf)].map(([status, group]) => [
 			status,
 			{
 				...jsonContent(ErrorBody, `Error: ${group.map((code) => `\`${code}\``).join(", ")}.`, {
@@ -84,14 +80,10 @@ export const errorResponses = <const C extends ErrorCode>(...codes: C[]) => {
 					message: errorCodes[group[0]][1],
 					status,
 				}),
-				headers: Object.assign({}, ...group.map((code) => errorHeaders[code])) as Record<
-					string,
-					ResponseHeader
-				>,
+				headers: Object.assign({}, ...group.map((code) => errorHeaders[code])),
 			},
 		]),
 	) as Record<
 		StatusOf<C>,
 		ReturnType<typeof jsonContent<typeof ErrorBody>> & { headers: Record<string, ResponseHeader> }
 	>;
-};
