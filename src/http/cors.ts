@@ -34,14 +34,12 @@ const preflight = honoCors({
 	maxAge: 86400,
 });
 
-/** The headers of every answer that is not a preflight, the same for every origin. */
-const simple = Object.entries({
-	"Access-Control-Allow-Origin": origin,
-	"Access-Control-Expose-Headers": exposeHeaders.join(","),
-});
+const exposed = exposeHeaders.join(",");
 
+/** The headers of every answer that is not a preflight, the same for every origin. */
 const addSimpleHeaders = (c: Context) => {
-	for (const [name, value] of simple) c.header(name, value);
+	c.header("Access-Control-Allow-Origin", origin);
+	c.header("Access-Control-Expose-Headers", exposed);
 };
 
 /**
