@@ -50,13 +50,10 @@ const acceptedDigests = (env: Env) => {
 };
 
 /** Whether `presented` is the digest of an accepted token, compared in constant time with every one. */
-const isAccepted = async (presented: ArrayBuffer, env: Env) => {
-	let matched = false;
-	for (const digest of await acceptedDigests(env)) {
-		matched = crypto.subtle.timingSafeEqual(presented, digest) || matched;
-	}
-	return matched;
-};
+const isAccepted = async (presented: ArrayBuffer, env: Env) =>
+	(await acceptedDigests(env))
+		.map((digest) => crypto.subtle.timingSafeEqual(presented, digest))
+		.includes(true);
 
 /**
  * RFC 6750 §3.1: a request without Bearer credentials (none, or another scheme) learns the scheme only; a malformed
@@ -197,9 +194,7 @@ export const grantClient = async (c: Context<AppEnv>, props: GrantProps, granted
  * grant is refreshed): null for no end, undefined once it is revoked or expired at `now`.
  */
 export const grantHolderUntil = async (env: Env, props: GrantProps, now: number) => {
-	if (props.key === undefined) {
-		return (await configuredRoot(env, props.root)) ? null : undefined;
-	}
+	if (props.key === undefined) return (await configuredRoot(env, props.root)) ? null : undefined;
 	const key = await keyById(drizzle(env.DB), props.key);
 	return key && worksAt(key, now) ? key.expiresAt : undefined;
 };
