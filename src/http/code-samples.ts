@@ -52,13 +52,10 @@ const curl = (route: Sampled) => {
 const honoClient = (route: Sampled) => {
 	const examples = pathExamples(route);
 	const call = route.path
+		.replace(/\{(\w+)\}/g, ":$1")
 		.split("/")
 		.filter(Boolean)
-		.map((segment) => {
-			const param = /^\{(\w+)\}$/.exec(segment)?.[1];
-			if (param) return `[":${param}"]`;
-			return /^[a-z]\w*$/.test(segment) ? `.${segment}` : `["${segment}"]`;
-		})
+		.map((segment) => (/^[a-z]\w*$/.test(segment) ? `.${segment}` : `["${segment}"]`))
 		.join("");
 	const body = bodyExample(route);
 	// hono/client asks for every part of the request the route declares, even when all of it is optional.
