@@ -68,7 +68,7 @@ export const replay = sqliteTable(
 		id: integer("id").primaryKey(),
 		after: integer("after").notNull(),
 		events: text("events", { mode: "json" }).notNull().$type<EventType[]>(),
-		since: text("since").notNull(),
+		createdAt: text("since").notNull(),
 	},
 	(t) => [check("replay_one_row", sql`${t.id} = 1`)],
 );

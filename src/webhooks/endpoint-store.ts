@@ -146,20 +146,15 @@ export const endpointStore = async (storage: DurableObjectStorage) => {
 
 		disableRecorded: () => db.update(endpoint).set({ disableRecorded: true }).run(),
 
-		replay: (): Replay | undefined =>
-			db
-				.select({ after: replay.after, events: replay.events, createdAt: replay.since })
-				.from(replay)
-				.get(),
+		replay: () => db.select().from(replay).get(),
 
 		/** Starts a replay, replacing one in progress. */
-		startReplay: ({ after, events, createdAt }: Replay) => {
-			const started = { after, events, since: createdAt };
-			db.insert(replay)
+		startReplay: (started: Replay) =>
+			db
+				.insert(replay)
 				.values({ id: 1, ...started })
 				.onConflictDoUpdate({ target: replay.id, set: started })
-				.run();
-		},
+				.run(),
 
 		/** Moves the replay past `after`, or ends it when nothing is left. */
 		advanceReplay: (after: number | undefined) =>

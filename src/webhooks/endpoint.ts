@@ -172,15 +172,11 @@ export class WebhookEndpoint extends DurableObject<Env> {
 	private async schedule(now: number) {
 		const endpoint = this.store.endpoint();
 		if (endpoint?.disabled && !endpoint.disableRecorded) {
-			await this.ctx.storage.setAlarm(now + recordDisabledRetryMs);
-			return;
+			return this.ctx.storage.setAlarm(now + recordDisabledRetryMs);
 		}
 		const next = this.store.replay() ? now : this.store.nextDue();
-		if (!endpoint || endpoint.disabled || next === null) {
-			await this.ctx.storage.deleteAlarm();
-		} else {
-			await this.ctx.storage.setAlarm(Math.max(next, now));
-		}
+		if (!endpoint || endpoint.disabled || next === null) return this.ctx.storage.deleteAlarm();
+		return this.ctx.storage.setAlarm(Math.max(next, now));
 	}
 
 	/** Failures since the last success, and the last attempt's status and time. */
