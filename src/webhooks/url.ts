@@ -11,40 +11,31 @@ type WebhookUrlEnv = Pick<Env, "WEBHOOKS_ALLOW_LOOPBACK">;
 
 export const loopback = "a loopback host";
 
-/** IPv4 ranges that are not public, first match wins ([RFC 6890](https://www.rfc-editor.org/rfc/rfc6890)). */
-const ipv4Ranges: [cidr: string, what: string][] = [
-	["0.0.0.0/8", "an unspecified address"],
-	["10.0.0.0/8", "a private address"],
-	["100.64.0.0/10", "a shared (CGNAT) address"],
-	["127.0.0.0/8", loopback],
-	["169.254.0.0/16", "a link-local address"],
-	["172.16.0.0/12", "a private address"],
-	["192.0.0.0/24", "a reserved address"],
-	["192.0.2.0/24", "a documentation address"],
-	["192.88.99.0/24", "a reserved (6to4 relay anycast) address"],
-	["192.168.0.0/16", "a private address"],
-	["198.18.0.0/15", "a reserved address"],
-	["198.51.100.0/24", "a documentation address"],
-	["203.0.113.0/24", "a documentation address"],
-	["224.0.0.0/4", "a multicast address"],
-	["240.0.0.0/4", "a reserved address"],
-];
+/** IPv4 ranges that are not public, by why ([RFC 6890](https://www.rfc-editor.org/rfc/rfc6890)). */
+const ipv4Ranges: Record<string, string[]> = {
+	"an unspecified address": ["0.0.0.0/8"],
+	"a private address": ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"],
+	"a shared (CGNAT) address": ["100.64.0.0/10"],
+	[loopback]: ["127.0.0.0/8"],
+	"a link-local address": ["169.254.0.0/16"],
+	"a reserved address": ["192.0.0.0/24", "198.18.0.0/15", "240.0.0.0/4"],
+	"a documentation address": ["192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24"],
+	"a reserved (6to4 relay anycast) address": ["192.88.99.0/24"],
+	"a multicast address": ["224.0.0.0/4"],
+};
 
-/** IPv6 ranges that are not public, first match wins; IPv4-embedding forms are read by {@link ipv6Refusal}. */
-const ipv6Ranges: [cidr: string, what: string][] = [
-	["::/128", "an unspecified address"],
-	["::1/128", loopback],
+/** IPv6 ranges that are not public, by why, first match wins; IPv4-embedding forms are read by {@link ipv6Refusal}. */
+const ipv6Ranges: Record<string, string[]> = {
+	"an unspecified address": ["::/128"],
+	[loopback]: ["::1/128"],
 	// The rest of ::/8 holds only the deprecated IPv4-compatible form.
-	["::/8", "a reserved address"],
-	["64:ff9b:1::/48", "a reserved address"],
-	["100::/64", "a reserved address"],
-	["2001::/23", "a reserved address"],
-	["2001:db8::/32", "a documentation address"],
-	["fc00::/7", "a unique-local address"],
-	["fe80::/10", "a link-local address"],
-	["fec0::/10", "a site-local address"],
-	["ff00::/8", "a multicast address"],
-];
+	"a reserved address": ["::/8", "64:ff9b:1::/48", "100::/64", "2001::/23"],
+	"a documentation address": ["2001:db8::/32"],
+	"a unique-local address": ["fc00::/7"],
+	"a link-local address": ["fe80::/10"],
+	"a site-local address": ["fec0::/10"],
+	"a multicast address": ["ff00::/8"],
+};
 
 /** IPv6 prefixes whose low bits carry an IPv4 address: `[cidr, the IPv4 address's lowest bit]`. */
 const ipv4Embeddings: [cidr: string, shift: bigint][] = [
@@ -73,12 +64,14 @@ const inRange = (address: bigint, cidr: string) => {
 	return address >> shift === (ipv6 ? ipv6Bits(network) : ipv4Bits(network)) >> shift;
 };
 
-const ipv4Refusal = (address: bigint) => ipv4Ranges.find(([cidr]) => inRange(address, cidr))?.[1];
+/** Why `address` is not public, if it lies in one of `ranges` (the first that holds it). */
+const rangeRefusal = (address: bigint, ranges: Record<string, string[]>) =>
+	Object.entries(ranges).find(([, cidrs]) => cidrs.some((cidr) => inRange(address, cidr)))?.[0];
 
 const ipv6Refusal = (address: bigint) => {
 	const embedding = ipv4Embeddings.find(([cidr]) => inRange(address, cidr));
-	if (embedding) return ipv4Refusal((address >> embedding[1]) & 0xffff_ffffn);
-	return ipv6Ranges.find(([cidr]) => inRange(address, cidr))?.[1];
+	if (embedding) return rangeRefusal((address >> embedding[1]) & 0xffff_ffffn, ipv4Ranges);
+	return rangeRefusal(address, ipv6Ranges);
 };
 
 /** Names that are never public, whatever the suffix list says: home networks (RFC 8375). */
@@ -88,7 +81,7 @@ const homeNetwork = /(^|\.)home\.arpa$/;
 export const hostRefusal = (hostname: string) => {
 	if (hostname.startsWith("[")) return ipv6Refusal(ipv6Bits(hostname.slice(1, -1)));
 	// A host ending in a number is an IPv4 address, or `new URL` refuses it.
-	if (/^[\d.]+$/.test(hostname)) return ipv4Refusal(ipv4Bits(hostname));
+	if (/^[\d.]+$/.test(hostname)) return rangeRefusal(ipv4Bits(hostname), ipv4Ranges);
 	// Every trailing dot: `localhost..` is localhost.
 	const name = hostname.replace(/\.+$/, "");
 	if (name === "localhost" || name.endsWith(".localhost")) return loopback;
