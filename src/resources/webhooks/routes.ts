@@ -22,10 +22,7 @@ const onWebhook = { ...manage, errors: ["not_found" as const] };
 const item = { ...onWebhook, path: webhook.itemPath, conditional: true } as const;
 
 /** `5 seconds, 30 seconds, …, 10 hours and 10 hours`. */
-const retrySchedule = durations.retryDelays
-	.map(inWords)
-	.join(", ")
-	.replace(/, ([^,]+)$/, " and $1");
+const retrySchedule = new Intl.ListFormat("en-GB").format(durations.retryDelays.map(inWords));
 
 /** A request header of a delivery, as the callback documents it. */
 const deliveryHeader = (name: string, description: string, example: string) => ({
