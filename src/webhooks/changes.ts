@@ -29,8 +29,6 @@ const webhookEndpoint = defineResource({
 	table: webhooks,
 	model: { shape: { ...Webhook.shape, ...endpointColumns } },
 	elsewhere: ["failures", "lastStatus", "lastAttemptAt"],
-	key: webhooks.id,
-	versions: [webhooks.version],
 });
 
 type EndpointRead = Awaited<ReturnType<typeof webhookEndpoint.find>>;
