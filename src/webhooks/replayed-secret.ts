@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { webhooks } from "../db/schema";
 import { ApiError } from "../models/error";
-import { type KeyEnv, openSecret, UnreadableSecret } from "./secret-box";
+import { type KeyEnv, openSecret, orUnreadable, UnreadableSecret } from "./secret-box";
 
 // A keyed replay of `createWebhook` shows the secret again only while it is still what the webhook signs with:
 // never one a rotation replaced, nor one of a deleted webhook.
@@ -21,19 +21,17 @@ export const replayedSecret = async (db: Db, env: KeyEnv, webhookId: number, sto
 			`Webhook ${webhookId}, which this key created, has been deleted: its secret is no longer shown.`,
 		);
 	}
-	try {
-		// Compared opened: re-sealing under a newer key changes the stored value, not the secret.
-		const [replayed, current] = await Promise.all([
-			openSecret(stored, env),
-			openSecret(row.secret, env),
-		]);
-		if (replayed === current) return replayed;
-	} catch (error) {
-		if (!(error instanceof UnreadableSecret)) throw error;
+	// Compared opened: re-sealing under a newer key changes the stored value, not the secret.
+	const opened = await orUnreadable(
+		Promise.all([openSecret(stored, env), openSecret(row.secret, env)]),
+	);
+	if (opened instanceof UnreadableSecret) {
 		throw gone(
 			`The secret of webhook ${webhookId} can no longer be opened (the key that sealed it was retired): rotate-secret answers a new one.`,
 		);
 	}
+	const [replayed, current] = opened;
+	if (replayed === current) return replayed;
 	throw gone(
 		`The secret of webhook ${webhookId}, which this key created, has been rotated since: a secret is shown once.`,
 	);
