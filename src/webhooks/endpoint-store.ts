@@ -100,18 +100,16 @@ export const endpointStore = async (storage: DurableObjectStorage) => {
 		 * the log shows no next attempt for a delivery that waits for a disabled endpoint.
 		 */
 		record: (
-			delivery: DueDelivery,
-			result: AttemptResult,
+			{ eventId, attempts: attempted }: DueDelivery,
+			{ ok, status, durationMs, error }: AttemptResult,
 			outcome: DeliveryOutcome,
 			nextAttemptAt: number | null,
 			now: number,
 		) => {
-			const { eventId } = delivery;
-			const { status, durationMs, error } = result;
 			db.insert(attempts)
 				.values({
 					eventId,
-					attempt: delivery.attempts + 1,
+					attempt: attempted + 1,
 					status,
 					durationMs,
 					error,
@@ -134,7 +132,7 @@ export const endpointStore = async (storage: DurableObjectStorage) => {
 			};
 			db.update(endpoint)
 				.set({
-					...(result.ok ? { failures: 0, failingSince: null } : failing),
+					...(ok ? { failures: 0, failingSince: null } : failing),
 					lastStatus: status,
 					lastAttemptAt: now,
 				})
