@@ -100,22 +100,19 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		/** Whether the endpoint may still be sent to: `updateWebhook` or `deleteWebhook` may have answered meanwhile. */
 		const open = () => this.store.endpoint()?.disabled === false;
 		let disable = false;
-		const send = async (delivery: DueDelivery) => {
-			const attemptedAt = clock();
-			const result =
-				refusal !== undefined
-					? unanswered(refusal)
-					: secrets instanceof UnreadableSecret
-						? unanswered(secrets.message)
-						: await attempt(endpoint.url, secrets, delivery, attemptedAt);
-			if (this.store.endpoint() === undefined) return;
-			disable = this.settle(delivery, result, attemptedAt, clock()) || disable;
-		};
 		// A small pool: at most `inFlight` attempts at once, none started once the endpoint is to be disabled.
 		await Promise.all(
 			Array.from({ length: Math.min(inFlight, due.length) }, async () => {
 				for (let next = due.shift(); next && !disable && open(); next = due.shift()) {
-					await send(next);
+					const attemptedAt = clock();
+					const result =
+						refusal !== undefined
+							? unanswered(refusal)
+							: secrets instanceof UnreadableSecret
+								? unanswered(secrets.message)
+								: await attempt(endpoint.url, secrets, next, attemptedAt);
+					if (this.store.endpoint() === undefined) return;
+					disable = this.settle(next, result, attemptedAt, clock()) || disable;
 				}
 			}),
 		);
