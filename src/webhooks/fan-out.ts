@@ -54,31 +54,30 @@ export const sweep = async (env: Env, now: number) => {
 		const [waiting, endpoints] = await db.batch([waitingEvents(db, sweepSize), subscribers(db)]);
 		const caughtUp = endpoints.every(({ handOffAfter }) => handOffAfter === null);
 		if (waiting.length === 0 && caughtUp) return;
-		const received = endpoints.map((endpoint) =>
-			waiting.filter((event) => receives(endpoint, event)),
+		const marks = await Promise.all(
+			endpoints.map(async (endpoint) => {
+				const { id, handOffAfter } = endpoint;
+				const received = waiting.filter((event) => receives(endpoint, event));
+				try {
+					await handOver(env, endpoint, received, now);
+					// Caught up: unless a later sweep marked it again meanwhile.
+					return handOffAfter === null
+						? []
+						: [mark(id, null, eq(webhooks.handOffAfter, handOffAfter))];
+				} catch (error) {
+					log("warn", {
+						part: "durable-object",
+						webhookId: id,
+						error: `endpoint did not take its events: ${error}`,
+					});
+					const [first] = received;
+					return handOffAfter !== null || first === undefined
+						? []
+						: [mark(id, first.id - 1, isNull(webhooks.handOffAfter))];
+				}
+			}),
 		);
-		const outcomes = await Promise.allSettled(
-			endpoints.map((endpoint, index) => handOver(env, endpoint, received[index], now)),
-		);
-		const marks = outcomes.flatMap((outcome, index) => {
-			const { id, handOffAfter } = endpoints[index];
-			if (outcome.status === "fulfilled") {
-				// Caught up: unless a later sweep marked it again meanwhile.
-				return handOffAfter === null
-					? []
-					: [mark(id, null, eq(webhooks.handOffAfter, handOffAfter))];
-			}
-			log("warn", {
-				part: "durable-object",
-				webhookId: id,
-				error: `endpoint did not take its events: ${outcome.reason}`,
-			});
-			const [first] = received[index];
-			return handOffAfter !== null || first === undefined
-				? []
-				: [mark(id, first.id - 1, isNull(webhooks.handOffAfter))];
-		});
-		await db.batch([markHandedOver(db, waiting, now), ...marks]);
+		await db.batch([markHandedOver(db, waiting, now), ...marks.flat()]);
 		if (waiting.length < sweepSize) return;
 	}
 };
