@@ -7,7 +7,7 @@ import { changeOne, createOne, removeOne, type WriteContext } from "../db/write"
 import { ApiError } from "../models/error";
 import { durations, limits } from "../models/limits";
 import type { Client } from "../models/scopes";
-import { type DeliveryState, type NewWebhook, Webhook, type WebhookPatch } from "../models/webhook";
+import { type NewWebhook, Webhook, type WebhookPatch } from "../models/webhook";
 import { configOf, endpointColumns, endpointOf, retiring } from "./endpoints";
 import { replayedSecret } from "./replayed-secret";
 import { type SealedSecret, sealSecret } from "./secret-box";
@@ -18,8 +18,6 @@ import { storableUrl } from "./url";
 
 /** `whsec_` and 32 random bytes in base64: the Standard Webhooks secret format. */
 const newSecret = () => `whsec_${crypto.getRandomValues(new Uint8Array(32)).toBase64()}`;
-
-const noDeliveries: DeliveryState = { failures: 0, lastStatus: null, lastAttemptAt: null };
 
 /** A webhook with its endpoint's columns: what a change answers, and what its Durable Object is told. */
 const webhookEndpoint = defineResource({
@@ -83,7 +81,7 @@ export const createWebhook = async (
 		created.secret === sealed
 			? secret
 			: await replayedSecret(ctx.db, env, created.id, created.secret as SealedSecret);
-	return { ...answered, ...noDeliveries, secret: shown };
+	return { ...answered, failures: 0, lastStatus: null, lastAttemptAt: null, secret: shown };
 };
 
 /**
