@@ -91,14 +91,11 @@ export const sealSecret = async (plain: string, env: KeyEnv): Promise<SealedSecr
 
 /** A sealed secret's parts, and the keys that may have sealed it: the one it names, or any for `v1.`. */
 const parse = (sealed: string, keys: Key[]) => {
-	const parts = sealed.split(".");
-	if (parts[0] === "v1" && parts.length === 3) {
-		return { iv: parts[1], ciphertext: parts[2], candidates: keys };
-	}
-	if (parts[0] === version && parts.length === 4) {
-		const named = keys.filter(({ id }) => id === parts[1]);
-		return { iv: parts[2], ciphertext: parts[3], candidates: named };
-	}
+	const [format, ...parts] = sealed.split(".");
+	const [iv, ciphertext] = parts.slice(-2);
+	if (format === "v1" && parts.length === 2) return { iv, ciphertext, candidates: keys };
+	const named = keys.filter(({ id }) => id === parts[0]);
+	if (format === version && parts.length === 3) return { iv, ciphertext, candidates: named };
 	throw new UnreadableSecret();
 };
 
