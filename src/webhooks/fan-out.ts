@@ -4,13 +4,7 @@ import type { Db } from "../db/client";
 import { webhooks } from "../db/schema";
 import { log } from "../http/log";
 import { configOf, endpointColumns, endpointOf } from "./endpoints";
-import {
-	deliveryOf,
-	markHandedOver,
-	type OutboxEvent,
-	receives,
-	waitingEvents,
-} from "./outbox-reads";
+import { deliveryOf, markHandedOver, receives, waitingEvents } from "./outbox-reads";
 
 /** Events handed over per round; a longer outbox takes more rounds of the same sweep. */
 const sweepSize = 100;
@@ -23,19 +17,6 @@ const subscriber = {
 };
 
 const subscribers = (db: Db) => db.select(subscriber).from(webhooks);
-
-type Subscriber = Awaited<ReturnType<typeof subscribers>>[number];
-
-/** Gives a webhook's Durable Object the events it `received`, or, if behind since `handOffAfter`, a replay after it. */
-const handOver = async (env: Env, endpoint: Subscriber, received: OutboxEvent[], now: number) => {
-	const { handOffAfter: after, events, createdAt } = endpoint;
-	const stub = endpointOf(env, endpoint.id);
-	if (after !== null) {
-		await stub.replay(configOf(endpoint), { after, events, createdAt }, now);
-	} else if (received.length > 0) {
-		await stub.handOff(configOf(endpoint), received.map(deliveryOf), now);
-	}
-};
 
 /**
  * Hands the outbox's waiting events, oldest first, to the Durable Object of each webhook that receives them, then
@@ -56,10 +37,16 @@ export const sweep = async (env: Env, now: number) => {
 		if (waiting.length === 0 && caughtUp) return;
 		const marks = await Promise.all(
 			endpoints.map(async (endpoint) => {
-				const { id, handOffAfter } = endpoint;
+				const { id, handOffAfter, events, createdAt } = endpoint;
 				const received = waiting.filter((event) => receives(endpoint, event));
 				try {
-					await handOver(env, endpoint, received, now);
+					// Behind since `handOffAfter`: a replay after it; else the events it receives.
+					const stub = endpointOf(env, id);
+					if (handOffAfter !== null) {
+						await stub.replay(configOf(endpoint), { after: handOffAfter, events, createdAt }, now);
+					} else if (received.length > 0) {
+						await stub.handOff(configOf(endpoint), received.map(deliveryOf), now);
+					}
 					// Caught up: unless a later sweep marked it again meanwhile.
 					return handOffAfter === null
 						? []
