@@ -51,7 +51,6 @@ export type Change = { ctx: WriteContext; env: Env; id: number; owned: SQL | und
 export const getEndpoint = async (db: Db, id: number, owned?: SQL) =>
 	withConfig(await webhookEndpoint.find(db, id, owned));
 
-/** The webhook with its endpoint's delivery state. */
 export const withDeliveryState = async <T extends { id: number }>(env: Env, answered: T) => ({
 	...answered,
 	...(await endpointOf(env, answered.id).deliveryState()),

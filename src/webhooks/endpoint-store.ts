@@ -88,7 +88,6 @@ export const endpointStore = async (storage: DurableObjectStorage) => {
 				.limit(limit)
 				.all(),
 
-		/** When the next delivery is due, if any is held. */
 		nextDue: () =>
 			db
 				.select({ next: min(deliveries.nextAt) })

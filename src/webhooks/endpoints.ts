@@ -44,5 +44,4 @@ export const retiring = (now: SQL, expiresAt: SQL) =>
 		SELECT value FROM json_each(${webhooks.retiredSecrets}) WHERE value ->> 'expiresAt' > ${now}
 	))`;
 
-/** The Durable Object of webhook `id`. */
 export const endpointOf = (env: Env, id: number) => env.WEBHOOK_ENDPOINT.getByName(String(id));

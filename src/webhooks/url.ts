@@ -74,9 +74,6 @@ const ipv6Refusal = (address: bigint) => {
 	return rangeRefusal(address, ipv6Ranges);
 };
 
-/** Names that are never public, whatever the suffix list says: home networks (RFC 8375). */
-const homeNetwork = /(^|\.)home\.arpa$/;
-
 /** Why a host (normalised by `new URL`) is not public, if not; a name must lie below a Public Suffix List suffix. */
 export const hostRefusal = (hostname: string) => {
 	if (hostname.startsWith("[")) return ipv6Refusal(ipv6Bits(hostname.slice(1, -1)));
@@ -88,7 +85,8 @@ export const hostRefusal = (hostname: string) => {
 	if (name.endsWith(".local")) return "a .local name";
 	if (name.endsWith(".internal")) return "an .internal name";
 	if (!name.includes(".")) return "a single-label name";
-	if (homeNetwork.test(name)) return "a home network name (.home.arpa)";
+	// Never public, whatever the suffix list says (RFC 8375).
+	if (/(^|\.)home\.arpa$/.test(name)) return "a home network name (.home.arpa)";
 	const { isIcann, isPrivate, domain } = parse(name, { allowPrivateDomains: true });
 	if (!(isIcann || isPrivate) || domain === null) return "a name without a public suffix";
 };
