@@ -2,7 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { linkHeader, pageQuery } from "../../http/pagination";
 import { jsonContent } from "../../http/responses";
 import { apiRoute } from "../../http/route";
-import { Events, EventType } from "../../models/event";
+import { Events } from "../../models/event";
+import { EventType } from "../../models/event-types";
 import { durations, inWords, limits } from "../../models/limits";
 import { repeatable } from "../../models/repeatable";
 
