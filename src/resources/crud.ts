@@ -68,9 +68,7 @@ export const crud = <
 	/** What refuses a deletion, and the error codes it answers with. */
 	removal?: { refuse: (id: number) => Refusal[]; errors: ErrorCode[]; description: string };
 }) => {
-	const path: R["path"] = resource.path;
-	const itemPath: R["itemPath"] = resource.itemPath;
-	const param: R["param"] = resource.param;
+	const { path, itemPath, param }: Pick<R, "path" | "itemPath" | "param"> = resource;
 	const id = idParam(param);
 	const params = z.object({ [param]: id } as Record<R["param"], typeof id>);
 	const item = { path: itemPath, conditional: true, tag } as const;
