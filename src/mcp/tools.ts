@@ -69,18 +69,15 @@ const enumApart = (a: Schema, b: Schema) =>
 const merged = (branches: Schema[]) => {
 	const kept: Schema[] = [];
 	for (const branch of branches) {
-		const index = kept.findIndex((one) => enumApart(one, branch) !== undefined);
-		if (index === -1) {
+		const one = kept.find((schema) => enumApart(schema, branch) !== undefined);
+		if (!one) {
 			kept.push(branch);
 			continue;
 		}
-		const properties = propertiesOf(kept[index]);
-		const name = enumApart(kept[index], branch) as string;
-		const values = [properties[name].enum, propertiesOf(branch)[name].enum].flat();
-		kept[index] = {
-			...kept[index],
-			properties: { ...properties, [name]: { ...properties[name], enum: values } },
-		};
+		// Every branch is inlined afresh: the kept one's property is its own to widen.
+		const name = enumApart(one, branch) as string;
+		const property = propertiesOf(one)[name];
+		property.enum = [property.enum, propertiesOf(branch)[name].enum].flat();
 	}
 	return kept;
 };
