@@ -5,7 +5,7 @@ import { limits } from "./limits";
 
 /** RFC 3339 §5.6 `date-time`: `T` and `Z` in either case, optional fractional seconds, `Z` or an offset. */
 const dateTime =
-	/^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+	/^(\d{4})-(\d{2})-(\d{2})[Tt]([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:\.(\d+))?(?:[Zz]|([+-])([01]\d|2[0-3]):([0-5]\d))$/;
 
 /** The instants whose UTC form keeps a four-digit year. */
 const firstInstant = Date.parse("0001-01-01T00:00:00.000Z");
@@ -21,14 +21,7 @@ const instantOf = (text: string) => {
 	date.setUTCFullYear(year, month - 1, day);
 	date.setUTCHours(hour, minute, second, Number(fraction.padEnd(3, "0").slice(0, 3)));
 	const real =
-		date.getUTCFullYear() === year &&
-		date.getUTCMonth() === month - 1 &&
-		date.getUTCDate() === day &&
-		hour < 24 &&
-		minute < 60 &&
-		second < 60 &&
-		Number(offsetHours) < 24 &&
-		Number(offsetMinutes) < 60;
+		date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 	const offset = (sign === "-" ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes));
 	return real ? date.getTime() - offset * 60_000 : Number.NaN;
 };
