@@ -56,21 +56,18 @@ const example = {
 	lastUsedAt: "2026-12-24T10:31:00.000Z",
 };
 
+const dateTime = z.string().openapi({ format: "date-time" });
+
 const fields = {
 	id: Id,
 	name,
 	scopes: z.array(ScopeName),
 	start: z.string().openapi({ description: "`pst_` and the first 4 characters after it." }),
-	createdAt: z.string().openapi({ format: "date-time" }),
-	expiresAt: z
-		.string()
-		.optional()
-		.openapi({ format: "date-time", description: "When it stops working; absent: never." }),
-	lastUsedAt: z
-		.string()
+	createdAt: dateTime,
+	expiresAt: dateTime.optional().openapi({ description: "When it stops working; absent: never." }),
+	lastUsedAt: dateTime
 		.optional()
 		.openapi({
-			format: "date-time",
 			description:
 				"When it last authorised a request (kept at most once a minute); absent before its first.",
 		}),
