@@ -16,7 +16,6 @@ const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 /** The read budget of a `/mcp` request, spent once at its door: the operation a call runs does not spend it again. */
 const budgetSpent: RateLimit = { limit: async () => ({ success: true }) };
 
-/** Where the Model Context Protocol is served. */
 export const mcpPath = "/mcp";
 
 /**

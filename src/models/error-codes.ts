@@ -33,6 +33,5 @@ export const errorCodes = {
 
 export type ErrorCode = keyof typeof errorCodes;
 
-/** The HTTP status of an error code. */
 export type StatusOf<C extends ErrorCode> = (typeof errorCodes)[C][0];
 export const statusOf = <C extends ErrorCode>(code: C): StatusOf<C> => errorCodes[code][0];

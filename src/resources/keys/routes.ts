@@ -18,7 +18,6 @@ const tag: Tag = {
 const manage = { scope: "keys:manage", tag } as const;
 const item = { ...manage, path: apiKey.itemPath, conditional: true } as const;
 const params = z.object({ keyId: idParam("keyId") });
-/** No key makes or widens a key beyond its own scopes or its own expiry. */
 const widening = "Only scopes the credential holds, and no later expiry than its own.";
 
 export const listKeys = apiRoute({
