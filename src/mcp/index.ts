@@ -2,7 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Handler, HonoRequest, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
-import { parseJson } from "../http/json-body";
+import { isObject, parseJson } from "../http/json-body";
 import { spendReads } from "../http/rate-limit";
 import { ApiError, type ErrorBody } from "../models/error";
 import { authorize, rpcError } from "./authorization";
@@ -86,14 +86,13 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 		const spent = spendReads(c);
 		spent.catch(() => {});
 		const message = parseJson(await c.req.text()) as Message;
-		if (Array.isArray(message)) {
+		if (!isObject(message)) {
 			throw new ApiError(
 				"validation_error",
-				"One JSON-RPC message per request: batches are not part of the protocol.",
+				Array.isArray(message)
+					? "One JSON-RPC message per request: batches are not part of the protocol."
+					: "A JSON-RPC message is an object.",
 			);
-		}
-		if (typeof message !== "object" || message === null) {
-			throw new ApiError("validation_error", "A JSON-RPC message is an object.");
 		}
 		const [{ toolsOf }, { serveMcp }] = await Promise.all([import("./tools"), import("./server")]);
 		tools ??= toolsOf(app);
