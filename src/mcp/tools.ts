@@ -7,11 +7,9 @@ import type { Scope } from "../models/scopes";
 import { documentFor } from "../openapi";
 
 type Schema = { [keyword: string]: unknown };
-type Body = {
-	description?: string;
-	required?: boolean;
-	content?: { "application/json"?: { schema: Schema } };
-};
+/** What a parameter and a body both say of themselves. */
+type Described = { description?: string; required?: boolean };
+type Body = Described & { content?: { "application/json"?: { schema: Schema } } };
 type Operation = {
 	operationId?: string;
 	summary?: string;
@@ -20,13 +18,7 @@ type Operation = {
 	requestBody?: Body;
 	responses: Record<string, Body>;
 };
-type Argument = {
-	name: string;
-	in: Place;
-	required?: boolean;
-	description?: string;
-	schema: Schema;
-};
+type Argument = Described & { name: string; in: Place; schema: Schema };
 
 /** Where an argument goes: the part of the request the document's `in` names, or the body. */
 export type Place = "path" | "query" | "header" | "body";
