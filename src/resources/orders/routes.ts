@@ -15,6 +15,7 @@ const tag: Tag = {
 };
 const params = z.object({ orderId: idParam("orderId") });
 const item = { path: order.itemPath, conditional: true, tag } as const;
+const change = { ...item, scope: "orders:write" } as const;
 
 export const listOrders = apiRoute({
 	method: "get",
@@ -69,9 +70,8 @@ export const getOrderById = apiRoute({
 });
 
 export const updateOrder = apiRoute({
-	...item,
+	...change,
 	method: "patch",
-	scope: "orders:write",
 	operationId: "updateOrder",
 	summary: "Update an order",
 	description:
@@ -86,9 +86,8 @@ export const updateOrder = apiRoute({
 });
 
 export const cancelOrder = apiRoute({
-	...item,
+	...change,
 	method: "delete",
-	scope: "orders:write",
 	operationId: "cancelOrder",
 	summary: "Cancel an order",
 	description: "Deletes an open order and returns its quantity to stock in one atomic batch.",

@@ -21,6 +21,7 @@ const nameTooShort =
 	"must hold at least 3 visible characters: the name filter searches an index of every run of three; leave it out to list every pet";
 const params = z.object({ petId: idParam("petId") });
 const item = { path: pet.itemPath, conditional: true, tag } as const;
+const change = { ...item, scope: "pets:write" } as const;
 
 export const listPets = apiRoute({
 	method: "get",
@@ -76,9 +77,8 @@ export const getPetById = apiRoute({
 });
 
 export const replacePet = apiRoute({
-	...item,
+	...change,
 	method: "put",
-	scope: "pets:write",
 	operationId: "replacePet",
 	summary: "Replace a pet",
 	description: "Replaces every field; an omitted status becomes `available`.",
@@ -88,9 +88,8 @@ export const replacePet = apiRoute({
 });
 
 export const updatePet = apiRoute({
-	...item,
+	...change,
 	method: "patch",
-	scope: "pets:write",
 	operationId: "updatePet",
 	summary: "Update a pet",
 	description: "Changes the given fields (at least one) and keeps the rest.",
@@ -100,9 +99,8 @@ export const updatePet = apiRoute({
 });
 
 export const deletePet = apiRoute({
-	...item,
+	...change,
 	method: "delete",
-	scope: "pets:write",
 	operationId: "deletePet",
 	summary: "Delete a pet",
 	description: "Deletes the pet and its inventory item; a pet with open orders cannot be deleted.",
