@@ -80,9 +80,7 @@ export const crud = <
 	const taken: ErrorCode[] = resource.fold?.unique ? [resource.fold.unique] : [];
 	const Noun = capital(one);
 	// The example replaces the example resource with its own fields: a name no other one holds.
-	const replacement = Object.fromEntries(
-		Object.entries(exampleOf(One) as object).filter(([field]) => field !== "id"),
-	);
+	const { id: _, ...replacement } = exampleOf(One) as Record<string, unknown>;
 	const routes = {
 		list: apiRoute({
 			method: "get",
