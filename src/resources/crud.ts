@@ -151,16 +151,15 @@ export const crud = <
 			responses: { 204: { description: "Deleted." } },
 		}),
 	};
-	const event = (what: "created" | "updated" | "deleted") => `${one}.${what}` as const;
 	const idOf = (c: Given) => c.req.valid("param")[param];
 	// The routes above type the router's answers; these handlers, shared by every resource, read them as `Given`.
 	const list = async (c: Given) =>
 		c.json(await listPage(c, c.req.valid("query"), (page) => resource.page(c.var.db, page), byId));
 	const create = async (c: Given) => {
 		const created = await createOne(writeContext(c), resource, {
-			steps: ({ insert, event: record }) => [
+			steps: ({ insert, event }) => [
 				insert(c.req.valid("json") as Fields<R>),
-				record(event("created")),
+				event(`${one}.created`),
 			],
 		});
 		return c.json(withETag(c, created), 201, { Location: resource.pathOf(created.id) });
@@ -168,9 +167,9 @@ export const crud = <
 	const get = async (c: Given) => c.json(withETag(c, await resource.find(c.var.db, idOf(c))), 200);
 	const change = async (c: Given) => {
 		const changed = await changeOne(writeContext(c), resource, idOf(c), {
-			steps: ({ update, event: record }) => [
+			steps: ({ update, event }) => [
 				update(c.req.valid("json") as Partial<Fields<R>>),
-				record(event("updated")),
+				event(`${one}.updated`),
 			],
 		});
 		return c.json(withETag(c, changed), 200);
@@ -179,7 +178,7 @@ export const crud = <
 		const id = idOf(c);
 		await removeOne(writeContext(c), resource, id, {
 			refuse: removal?.refuse(id),
-			steps: ({ remove: removed, event: record }) => [removed(), record(event("deleted"))],
+			steps: ({ remove: removed, event }) => [removed(), event(`${one}.deleted`)],
 		});
 		return c.body(null, 204);
 	};
