@@ -13,18 +13,14 @@ import { forgetKey, insufficientScope } from "../../http/auth";
 import { ApiError } from "../../models/error";
 import type { KeyPatch, KeyRoll, NewKey } from "../../models/key";
 import { keyHash, newKeySecret, startOf } from "../../models/key-secret";
-import { type Client, type Scope, scopes } from "../../models/scopes";
+import { type Client, scopes } from "../../models/scopes";
 import { disablingSteps, enabledWebhooksOf, pauseEndpoints } from "../../webhooks/disable";
 
 /**
  * Refuses to make a key with scopes `client` lacks, or that outlives it: no key makes or widens a key beyond its
  * own; and an expiry that has passed.
  */
-const withinClient = (
-	client: Client,
-	now: number,
-	given: { scopes?: Scope[]; expiresAt?: string | null },
-) => {
+const withinClient = (client: Client, now: number, given: KeyPatch) => {
 	const missing = given.scopes?.find((scope) => !client.scopes.includes(scope));
 	if (missing) throw insufficientScope(missing);
 	if (given.expiresAt && Date.parse(given.expiresAt) <= now) {
