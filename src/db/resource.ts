@@ -188,8 +188,10 @@ export const defineResource = <
 ): Resource<T, Answer<ProjectionOf<T, M, Joined>>, Path, Param, Fold> => {
 	const { name, path, param, table, join, model, elsewhere = [] } = declaration;
 	const columns = { ...getTableColumns(table), ...join?.columns };
-	const key = declaration.key ?? (columns.id as SQLiteColumn);
-	const versions = declaration.versions ?? [columns.version as SQLiteColumn];
+	// The table's own, which its type requires when the declaration names neither, never a joined one.
+	const { id, version } = getTableColumns(table) as Partial<Record<string, SQLiteColumn>>;
+	const key = declaration.key ?? (id as SQLiteColumn);
+	const versions = declaration.versions ?? [version as SQLiteColumn];
 	// The compiler names such a field too; a Worker started without the check would drop it from every answer.
 	const unstored = Object.keys(model.shape).filter(
 		(field) => !(field in columns) && !(elsewhere as string[]).includes(field),

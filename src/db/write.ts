@@ -324,18 +324,18 @@ type RemoveSteps = Made & { remove: () => Step };
 /**
  * A write of the existing resource `id`: `make` builds its steps from its conditions (it exists, `within` holds
  * for it — a resource outside is not found —, it still has one of the `If-Match` ETags, and no refusal holds) and
- * answers the refusals it checked. When nothing changed, throws why: 404, 412 `precondition_failed`, or the first
- * refusal that holds.
+ * answers the refusals its main step added. When nothing changed, throws why: 404, 412 `precondition_failed`, or
+ * the first refusal that holds.
  */
 const writeOne = async (
 	ctx: WriteContext,
 	resource: Resource,
 	id: number,
 	write: { within?: SQL; refuse?: Refusal[] },
-	make: (
-		allowed: SQL,
-		refused: (refusals: Refusal[]) => SQL[],
-	) => { steps: Step[]; refusals: Refusal[] },
+	make: (conditions: { allowed: SQL; refused: (refusals: Refusal[]) => SQL[] }) => {
+		steps: Step[];
+		added?: Refusal[];
+	},
 ) => {
 	const { ifMatch } = ctx;
 	const where = and(sql`${resource.keyColumn} = ${id}`, write.within) as SQL;
@@ -349,7 +349,8 @@ const writeOne = async (
 		ifMatch &&
 		holds(sql`${resource.etag} IN (SELECT value FROM json_each(${JSON.stringify(ifMatch)}))`);
 	const allowed = and(where, current, ...refused(write.refuse ?? [])) as SQL;
-	const { steps, refusals } = make(allowed, refused);
+	const { steps, added = [] } = make({ allowed, refused });
+	const refusals = [...(write.refuse ?? []), ...added];
 	const conditions = [holds(), current ?? sql`1`, ...refusals.map(([when]) => holds(when))];
 	const { wrote, answer, why } = await run(ctx, resource, { steps, at: id, why: conditions });
 	if (wrote) return answer;
@@ -374,14 +375,14 @@ export const changeOne = async <R extends Resource>(
 ): Promise<Answered<R>> => {
 	const columns = Object.entries(getTableColumns(resource.table));
 	const version = columns.find(([, column]) => column === resource.version)?.[0] ?? "version";
-	const row = await writeOne(ctx, resource, id, write, (allowed, refused) => {
-		const refusals = [...(write.refuse ?? [])];
+	const row = await writeOne(ctx, resource, id, write, ({ allowed, refused }) => {
+		const added: Refusal[] = [];
 		const steps = write.steps({
 			allowed,
 			update: (set) => {
 				const fields = withFold(resource, set);
 				const taken = takenName(resource, fields, not(eq(resource.key, id)));
-				refusals.push(...taken);
+				added.push(...taken);
 				/** On a `PUT`, the optional fields it shows and the request does not carry: to their default, or null. */
 				const cleared = columns.flatMap(([field, column]) =>
 					ctx.replace &&
@@ -404,7 +405,7 @@ export const changeOne = async <R extends Resource>(
 			},
 			event: (type, of = resource, at = id) => recordEvent(ctx, type, of, at),
 		});
-		return { steps, refusals };
+		return { steps, added };
 	});
 	return row as Answered<R>;
 };
@@ -420,8 +421,7 @@ export const removeOne = async <R extends Resource>(
 ): Promise<void> => {
 	// D1 binds a number as a REAL, which text and JSON would show as `1.0`.
 	const whole = sql`CAST(${id} AS INTEGER)`;
-	await writeOne(ctx, resource, id, write, (allowed) => ({
-		refusals: write.refuse ?? [],
+	await writeOne(ctx, resource, id, write, ({ allowed }) => ({
 		steps: write.steps({
 			allowed,
 			remove: () => ({

@@ -33,7 +33,10 @@ export const replayedHeader = {
 	),
 };
 
-/** JSON with object keys sorted, so that key order and whitespace do not make two bodies differ. */
+/**
+ * JSON with each object's keys in one order (integer-like ones first, as JavaScript orders them, then sorted), so
+ * that key order and whitespace do not make two bodies differ.
+ */
 const canonicalJson = (value: unknown) =>
 	JSON.stringify(value, (_, member) =>
 		isObject(member)

@@ -61,15 +61,16 @@ const enumApart = (a: Schema, b: Schema) =>
 const merged = (branches: Schema[]) => {
 	const kept: Schema[] = [];
 	for (const branch of branches) {
-		const one = kept.find((schema) => enumApart(schema, branch) !== undefined);
-		if (!one) {
+		const index = kept.findIndex((schema) => enumApart(schema, branch) !== undefined);
+		if (index === -1) {
 			kept.push(branch);
 			continue;
 		}
-		// Every branch is inlined afresh: the kept one's property is its own to widen.
-		const name = enumApart(one, branch) as string;
-		const property = propertiesOf(one)[name];
-		property.enum = [property.enum, propertiesOf(branch)[name].enum].flat();
+		const properties = propertiesOf(kept[index]);
+		const name = enumApart(kept[index], branch) as string;
+		const values = [properties[name].enum, propertiesOf(branch)[name].enum].flat();
+		const widened = { ...properties, [name]: { ...properties[name], enum: values } };
+		kept[index] = { ...kept[index], properties: widened };
 	}
 	return kept;
 };

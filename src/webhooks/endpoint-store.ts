@@ -146,11 +146,11 @@ export const endpointStore = async (storage: DurableObjectStorage) => {
 		replay: () => db.select().from(replay).get(),
 
 		/** Starts a replay, replacing one in progress. */
-		startReplay: (started: Replay) =>
+		startReplay: ({ after, events, createdAt }: Replay) =>
 			db
 				.insert(replay)
-				.values({ id: 1, ...started })
-				.onConflictDoUpdate({ target: replay.id, set: started })
+				.values({ id: 1, after, events, createdAt })
+				.onConflictDoUpdate({ target: replay.id, set: { after, events, createdAt } })
 				.run(),
 
 		/** Moves the replay past `after`, or ends it when nothing is left. */

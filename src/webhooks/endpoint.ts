@@ -111,7 +111,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 							: secrets instanceof UnreadableSecret
 								? unanswered(secrets.message)
 								: await attempt(endpoint.url, secrets, next, attemptedAt);
-					if (this.store.endpoint() === undefined) return;
+					if (this.store.endpoint() === undefined) break;
 					disable = this.settle(next, result, attemptedAt, clock()) || disable;
 				}
 			}),

@@ -55,7 +55,7 @@ export const sweep = async (env: Env, now: number) => {
 					log("warn", {
 						part: "durable-object",
 						webhookId: id,
-						error: `endpoint did not take its events: ${error}`,
+						error: `endpoint did not take its events: ${String(error)}`,
 					});
 					const [first] = received;
 					return handOffAfter !== null || first === undefined
