@@ -5,13 +5,11 @@ import type { AppEnv } from "../env";
 import { isObject, parseJson } from "../http/json-body";
 import { spendReads } from "../http/rate-limit";
 import { ApiError, type ErrorBody } from "../models/error";
+import { isLoopbackHost } from "../webhooks/url";
 import { authorize, rpcError } from "./authorization";
 import type { Message } from "./server";
 import type { ApiTool } from "./tools";
 import { current, servedVersions, versionKey } from "./versions";
-
-/** The hosts of this machine, as `URL.hostname` writes them. */
-const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
 /** The read budget of a `/mcp` request, spent once at its door: the operation a call runs does not spend it again. */
 const budgetSpent: RateLimit = { limit: async () => ({ success: true }) };
@@ -54,7 +52,7 @@ export const mcpDoor: MiddlewareHandler<AppEnv> = async (c, next) => {
 	const own = new URL(c.req.url);
 	// Locally, `wrangler dev` answers any Host: a page whose name was rebound to this machine would pass for the
 	// API's own origin, so there only a loopback host is.
-	const rebound = c.env.LOCAL_DEVELOPMENT === "true" && !loopback.test(own.hostname);
+	const rebound = c.env.LOCAL_DEVELOPMENT === "true" && !isLoopbackHost(own.hostname);
 	const allowed = [
 		...(rebound ? [] : [own.origin]),
 		...(c.env.MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()),

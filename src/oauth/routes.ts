@@ -87,6 +87,10 @@ const scopeList = (scopes: string[]) =>
 			html`<li><code>${scope}</code>: ${scopeDescriptions[scope as Scope] ?? "unknown"}</li>`,
 	)}</ul>`;
 
+/** The scopes an agent's request asks for: those it names, or, naming none, every scope an agent may hold. */
+const askedScopes = (request: AuthRequest) =>
+	request.scope.length > 0 ? request.scope : agentScopes;
+
 /** A client's name as the consent page shows it: one the API takes as a name. */
 const clientName = name(200);
 
@@ -103,7 +107,7 @@ const consent = async (
 	const name = clientName.safeParse(client?.clientName).data ?? request.clientId;
 	const body = html`<p><strong>${name}</strong> asks to act on this API as you, and will be sent back to
 <strong>${destination(request.redirectUri)}</strong>.</p>
-<p>It asks for:</p>${scopeList(request.scope.length > 0 ? request.scope : agentScopes)}
+<p>It asks for:</p>${scopeList(askedScopes(request))}
 <form method="post" action="${oauthPaths.authorize}">
 <input type="hidden" name="request" value="${query}">
 <label for="credential">An API key (<code>pst_…</code>) or the root token. It grants the scopes asked that it holds, no more.</label>
@@ -167,8 +171,7 @@ export const oauthRoutes = new Hono<AppEnv>()
 			await limitFailedAuth(c);
 			return consent(c, 401, request, query, "That is neither an API key nor the root token.");
 		}
-		const asked = request.scope.length > 0 ? request.scope : agentScopes;
-		const granted = asked.filter(
+		const granted = askedScopes(request).filter(
 			(scope) => agentScopes.includes(scope as Scope) && client.scopes.includes(scope as Scope),
 		);
 		if (granted.length === 0) {

@@ -4,7 +4,7 @@ import { log, loggable } from "../http/log";
 import { failedPart } from "../http/platform";
 import { type Scope, scopes } from "../models/scopes";
 import { destinationRefusal } from "../webhooks/destination";
-import { urlProblem } from "../webhooks/url";
+import { isLoopbackHost, urlProblem } from "../webhooks/url";
 
 // OAuth 2.1 for hosted agents on /mcp (MCP authorization): Cloudflare's workers-oauth-provider is the authorization
 // server (metadata, token, registration, client metadata documents, PKCE, refresh rotation, storage in OAUTH_KV);
@@ -52,7 +52,7 @@ const whileTheHolderWorks = async ({ props, env }: { props: GrantProps; env: Env
 /** Whether OAuth is served at `origin`: over https, or over http on a loopback host, as OAuth 2.1 allows. */
 export const servesOAuth = (origin: string) => {
 	const { protocol, hostname } = new URL(origin);
-	return protocol === "https:" || ["localhost", "127.0.0.1", "[::1]"].includes(hostname);
+	return protocol === "https:" || isLoopbackHost(hostname);
 };
 
 /** The one protected resource: `/mcp` at the origin the request came to. */

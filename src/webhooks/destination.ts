@@ -1,5 +1,5 @@
 import { durations } from "../models/limits";
-import { hostRefusal, loopback } from "./url";
+import { hostRefusal, isLoopbackHost, loopback } from "./url";
 
 // Cloudflare documents no block on a Worker's `fetch` to a name that resolves to a private address (it refuses IP
 // literals, and `connect()` private networks, but says nothing of names), so a delivery resolves the name itself,
@@ -42,7 +42,7 @@ export const destinationRefusal = async (
 	const name = new URL(url).hostname.replace(/\.+$/, "");
 	const local = env.WEBHOOKS_ALLOW_LOOPBACK === "true";
 	// An address is checked as it was stored; a loopback name is this machine, which only local development allows.
-	if (name.startsWith("[") || /^[\d.]+$/.test(name) || hostRefusal(name) === loopback) return;
+	if (name.startsWith("[") || /^[\d.]+$/.test(name) || isLoopbackHost(name)) return;
 	const kept = resolved.get(name);
 	if (kept && kept.until > now) return kept.refusal;
 	let answers: Awaited<ReturnType<typeof lookup>>;

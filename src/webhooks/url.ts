@@ -11,6 +11,9 @@ type WebhookUrlEnv = Pick<Env, "WEBHOOKS_ALLOW_LOOPBACK">;
 
 export const loopback = "a loopback host";
 
+/** Whether a host (as `URL.hostname` writes it) is this machine: `localhost` and its names, 127.0.0.0/8, `[::1]`. */
+export const isLoopbackHost = (hostname: string) => hostRefusal(hostname) === loopback;
+
 /** IPv4 ranges that are not public, by why ([RFC 6890](https://www.rfc-editor.org/rfc/rfc6890)). */
 const ipv4Ranges: Record<string, string[]> = {
 	"an unspecified address": ["0.0.0.0/8"],
