@@ -61,14 +61,7 @@ describe("npm run deploy, before it changes anything remote", () => {
 	let placeholder;
 
 	beforeAll(async () => {
-		copy = await projectCopy("deploy-check", [
-			"src",
-			"drizzle",
-			"scripts",
-			"package.json",
-			"tsconfig.json",
-			"wrangler.toml",
-		]);
+		copy = await projectCopy("deploy-check");
 		wranglerToml = join(copy, "wrangler.toml");
 		placeholder = await readFile(wranglerToml, "utf8");
 	});
