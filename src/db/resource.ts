@@ -123,7 +123,11 @@ type Declaration<
 	fold?: { column: Fold; unique?: ErrorCode };
 } & (T["_"]["columns"] extends Record<"id" | "version", SQLiteColumn>
 	? unknown
-	: { key: SQLiteColumn; versions: [SQLiteColumn, ...SQLiteColumn[]] });
+	: { key: SQLiteColumn; versions: [SQLiteColumn, ...SQLiteColumn[]] }) &
+	// A table with a folded name must say so: no write of its rows may leave the fold out.
+	(T["_"]["columns"] extends Record<"nameKey", SQLiteColumn>
+		? { fold: { column: Fold; unique?: ErrorCode } }
+		: unknown);
 
 /** A resource declared once: what reads, lists, writes, events and idempotent replays of it all read. */
 export type Resource<
@@ -189,7 +193,7 @@ export const defineResource = <
 	const { name, path, param, table, join, model, elsewhere = [] } = declaration;
 	const columns = { ...getTableColumns(table), ...join?.columns };
 	// The table's own, which its type requires when the declaration names neither, never a joined one.
-	const { id, version } = getTableColumns(table) as Partial<Record<string, SQLiteColumn>>;
+	const { id, version, nameKey } = getTableColumns(table) as Partial<Record<string, SQLiteColumn>>;
 	const key = declaration.key ?? (id as SQLiteColumn);
 	const versions = declaration.versions ?? [version as SQLiteColumn];
 	// The compiler names such a field too; a Worker started without the check would drop it from every answer.
@@ -199,6 +203,11 @@ export const defineResource = <
 	if (unstored.length > 0) {
 		throw new Error(
 			`${name}: the model's field ${unstored.map((field) => `"${field}"`).join(", ")} has no column in the table "${getTableName(table)}"; add it to src/db/schema.ts, then run npm run db:generate.`,
+		);
+	}
+	if (nameKey && !declaration.fold) {
+		throw new Error(
+			`${name}: its table "${getTableName(table)}" holds a folded name (nameKey); declare its fold, or a write would store a name without it.`,
 		);
 	}
 	const projection = Object.fromEntries(
