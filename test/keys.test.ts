@@ -13,6 +13,7 @@ import {
 	uniqueName,
 } from "./support/api";
 import { watchedD1 } from "./support/d1";
+import { receiverUrl } from "./support/webhooks";
 
 type Key = { id: number; name: string; scopes: string[]; start: string; secret: string };
 
@@ -253,6 +254,48 @@ describe("a key's lifetime", () => {
 		expect((await newCategory(renewed.secret, testNow + 60 * second)).status).toBe(201);
 	});
 
+	it("keeps its expiry, its write budget and its webhooks across a roll", async () => {
+		const expiresAt = new Date(testNow + 60 * minute).toISOString();
+		const key = await makeKey(["pets:write", "webhooks:manage"], { expiresAt });
+		const hook = await as(key.secret).send("POST", "/webhooks", {
+			url: receiverUrl(),
+			events: ["pet.created"],
+		});
+		expect(hook.status).toBe(201);
+		const { id: webhookId } = await hook.json<{ id: number }>();
+		const limited = (secret: string) =>
+			testApp({ credential: secret, bindings: { WRITE_LIMITER: env.TINY_LIMITER } }).send(
+				"POST",
+				"/categories",
+				{ name: uniqueName("Rolled") },
+			);
+		expect((await limited(key.secret)).status).toBe(201);
+		const renewed = await (await send("POST", `/keys/${key.id}/roll`, {})).json<Key>();
+		expect(renewed).toMatchObject({ id: key.id, expiresAt });
+		// The budget is the key's, not its secret's: the new secret spends what the old one left.
+		expect((await limited(renewed.secret)).status).toBe(201);
+		await expectError(await limited(renewed.secret), 429, "rate_limited");
+		expect((await as(renewed.secret).api(`/webhooks/${webhookId}`)).status).toBe(200);
+	});
+
+	it("refuses a revoked key's secret and a rolled-out one as it refuses a wrong one: invalid_token", async () => {
+		const wrong = await newCategory(`pst_${"0".repeat(38)}`);
+		await expectError(wrong, 401, "unauthorized");
+		expect(challengeOf(wrong)).toBe('Bearer realm="petstore", error="invalid_token"');
+		const revoked = await makeKey(["pets:write"]);
+		expect((await api(`/keys/${revoked.id}`, { method: "DELETE" })).status).toBe(204);
+		const afterRevocation = await newCategory(revoked.secret);
+		await expectError(afterRevocation, 401, "unauthorized");
+		expect(challengeOf(afterRevocation)).toBe(challengeOf(wrong));
+		const rolled = await makeKey(["pets:write"]);
+		expect((await send("POST", `/keys/${rolled.id}/roll`, { previousValidFor: 0 })).status).toBe(
+			200,
+		);
+		const rolledOut = await newCategory(rolled.secret);
+		await expectError(rolledOut, 401, "unauthorized");
+		expect(challengeOf(rolledOut)).toBe(challengeOf(wrong));
+	});
+
 	it("takes its previous secret's window from the body, 3600 seconds by default", async () => {
 		const key = await makeKey(["pets:write"]);
 		const rolled = await send("POST", `/keys/${key.id}/roll`, {});
@@ -373,6 +416,27 @@ describe("clients apart", () => {
 });
 
 describe("listing keys", () => {
+	it("shows a client with keys:manage every key, not only those it made", async () => {
+		const byRoot = await makeKey(["orders:write"]);
+		const manager = await makeKey(["keys:manage"]);
+		const idsOf = async (response: Response) =>
+			(await response.json<{ id: number }[]>()).map(({ id }) => id);
+		const listed = await idsOf(await as(manager.secret).api("/keys?limit=100"));
+		expect(listed).toContain(byRoot.id);
+		expect(listed).toEqual(await idsOf(await api("/keys?limit=100")));
+		const read = await as(manager.secret).api(`/keys/${byRoot.id}`);
+		expect(read.status).toBe(200);
+		expect(await read.json()).toMatchObject({ id: byRoot.id, scopes: ["orders:write"] });
+	});
+
+	it("holds each secret's digest once: a second key with the same hash is refused by the database", async () => {
+		const key = await makeKey(["pets:write"]);
+		const duplicate = env.DB.prepare(
+			"INSERT INTO api_keys (name, scopes, start, hash, created_at) VALUES ('Copy', '[]', 'pst_copy', ?, ?)",
+		).bind(await keyHash(key.secret), new Date(testNow).toISOString());
+		await expect(duplicate.run()).rejects.toThrow(/UNIQUE/);
+	});
+
 	it("pages through 10,000 keys, each once, in id order", async () => {
 		const rows = Array.from({ length: 10_000 }, (_, index) => index);
 		for (let start = 0; start < rows.length; start += 500) {
