@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { api, send, stockedPet, stockOf, testApp, token, uniqueName } from "./support/api";
 import { toolCall } from "./support/mcp";
-import { mockReceivers } from "./support/webhooks";
+import { mockReceivers, receiverUrl } from "./support/webhooks";
 
 // Hosted agents sign in to /mcp with OAuth 2.1, through the Worker as deployed: the OAuth library's endpoints, the
 // consent page, and /mcp acting as the key that consented.
@@ -406,6 +406,34 @@ describe("an agent's token", () => {
 		expect(stepUp.headers.get("www-authenticate")).toBe(
 			`Bearer error="insufficient_scope", scope="pets:write", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
 		);
+	});
+
+	it("acts with the consenting key's webhooks, Idempotency-Keys and write budget", async () => {
+		const key = await makeKey(["orders:write", "webhooks:manage"]);
+		const rest = testApp({ credential: key.secret, bindings: { WRITE_LIMITER: env.TINY_LIMITER } });
+		const hook = await rest.send("POST", "/webhooks", {
+			url: receiverUrl(),
+			events: ["order.placed"],
+		});
+		expect(hook.status).toBe(201);
+		const { id: webhookId } = await hook.json<{ id: number }>();
+		const { access_token } = await signIn(key.secret, "orders:write webhooks:manage");
+		const tiny = { WRITE_LIMITER: env.TINY_LIMITER };
+		const listed = await callTool("listWebhooks", {}, access_token, origin, tiny);
+		expect(JSON.stringify(await listed.json())).toContain(`"id":${webhookId}`);
+		const pet = await stockedPet(5);
+		const order = { petId: pet.id, quantity: 1 };
+		const retried = { "Idempotency-Key": crypto.randomUUID() };
+		const placed = await rest.send("POST", "/store/orders", order, retried);
+		expect(placed.status).toBe(201);
+		// The same key's retry through the agent: a replay, not a second order.
+		const replayed = await callTool("placeOrder", { body: order, ...retried }, access_token);
+		expect(JSON.stringify(await replayed.json())).toContain('"Idempotency-Replayed":"true"');
+		expect(await stockOf(pet.id)).toBe(4);
+		// The webhook and the order spent the key's two writes: the agent's next write is over its budget.
+		const spent = await callTool("placeOrder", { body: order }, access_token, origin, tiny);
+		expect(JSON.stringify(await spent.json())).toContain('"code":"rate_limited"');
+		expect(await stockOf(pet.id)).toBe(4);
 	});
 
 	it("acts as the root token when the root token consented, narrowed to what it granted", async () => {
