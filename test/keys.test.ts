@@ -379,6 +379,29 @@ describe("a key's cost and its traces", () => {
 });
 
 describe("clients apart", () => {
+	it("keep the root token one client across its rotation: a retry with the new root token replays", async () => {
+		const [old, renewed] = [`old-root-${crypto.randomUUID()}`, `new-root-${crypto.randomUUID()}`];
+		const bindings = { API_TOKEN: `${renewed},${old}` };
+		const pet = await stockedPet(5);
+		const order = { petId: pet.id, quantity: 1 };
+		const retried = { "idempotency-key": crypto.randomUUID() };
+		const first = await testApp({ credential: old, bindings }).send(
+			"POST",
+			"/store/orders",
+			order,
+			retried,
+		);
+		expect(first.status).toBe(201);
+		const retry = await testApp({ credential: renewed, bindings }).send(
+			"POST",
+			"/store/orders",
+			order,
+			retried,
+		);
+		expect(retry.headers.get("idempotency-replayed")).toBe("true");
+		expect(await retry.json()).toEqual(await first.json());
+	});
+
 	it("spend their own write budgets", async () => {
 		const [one, other] = [await makeKey(["pets:write"]), await makeKey(["pets:write"])];
 		const limited = (secret: string) =>
