@@ -37,6 +37,14 @@ const as = (secret: string, now = testNow) => testApp({ credential: secret, now 
 const newCategory = (secret: string, now = testNow) =>
 	as(secret, now).send("POST", "/categories", { name: uniqueName("Keyed") });
 
+/** A category made by the client holding `secret`, on a write budget of two a minute. */
+const newCategoryOnATinyBudget = (secret: string) =>
+	testApp({ credential: secret, bindings: { WRITE_LIMITER: env.TINY_LIMITER } }).send(
+		"POST",
+		"/categories",
+		{ name: uniqueName("Budget") },
+	);
+
 const challengeOf = (response: Response) => response.headers.get("www-authenticate");
 
 afterEach(() => {
@@ -263,18 +271,12 @@ describe("a key's lifetime", () => {
 		});
 		expect(hook.status).toBe(201);
 		const { id: webhookId } = await hook.json<{ id: number }>();
-		const limited = (secret: string) =>
-			testApp({ credential: secret, bindings: { WRITE_LIMITER: env.TINY_LIMITER } }).send(
-				"POST",
-				"/categories",
-				{ name: uniqueName("Rolled") },
-			);
-		expect((await limited(key.secret)).status).toBe(201);
+		expect((await newCategoryOnATinyBudget(key.secret)).status).toBe(201);
 		const renewed = await (await send("POST", `/keys/${key.id}/roll`, {})).json<Key>();
 		expect(renewed).toMatchObject({ id: key.id, expiresAt });
 		// The budget is the key's, not its secret's: the new secret spends what the old one left.
-		expect((await limited(renewed.secret)).status).toBe(201);
-		await expectError(await limited(renewed.secret), 429, "rate_limited");
+		expect((await newCategoryOnATinyBudget(renewed.secret)).status).toBe(201);
+		await expectError(await newCategoryOnATinyBudget(renewed.secret), 429, "rate_limited");
 		expect((await as(renewed.secret).api(`/webhooks/${webhookId}`)).status).toBe(200);
 	});
 
@@ -404,16 +406,10 @@ describe("clients apart", () => {
 
 	it("spend their own write budgets", async () => {
 		const [one, other] = [await makeKey(["pets:write"]), await makeKey(["pets:write"])];
-		const limited = (secret: string) =>
-			testApp({ credential: secret, bindings: { WRITE_LIMITER: env.TINY_LIMITER } }).send(
-				"POST",
-				"/categories",
-				{ name: uniqueName("Budget") },
-			);
-		expect((await limited(one.secret)).status).toBe(201);
-		expect((await limited(one.secret)).status).toBe(201);
-		await expectError(await limited(one.secret), 429, "rate_limited");
-		expect((await limited(other.secret)).status).toBe(201);
+		expect((await newCategoryOnATinyBudget(one.secret)).status).toBe(201);
+		expect((await newCategoryOnATinyBudget(one.secret)).status).toBe(201);
+		await expectError(await newCategoryOnATinyBudget(one.secret), 429, "rate_limited");
+		expect((await newCategoryOnATinyBudget(other.secret)).status).toBe(201);
 	});
 
 	it("have their own Idempotency-Keys: the same key from two clients is two requests", async () => {
