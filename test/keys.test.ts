@@ -211,6 +211,90 @@ describe("making and changing keys", () => {
 	});
 });
 
+describe("a credential that expires, managing keys", () => {
+	/** When the manager below stops working: an hour after the tests' clock. */
+	const managerExpiry = testNow + 60 * minute;
+	const at = (time: number) => new Date(time).toISOString();
+	const expiringManager = () =>
+		makeKey(["keys:manage", "pets:write"], { expiresAt: at(managerExpiry) });
+	/** Keys that outlive the manager: one that never expires, one a minute after it. */
+	const outliving = () =>
+		Promise.all([
+			makeKey(["pets:write"]),
+			makeKey(["pets:write"], { expiresAt: at(managerExpiry + minute) }),
+		]);
+	const etagOf = async (id: number) => (await api(`/keys/${id}`)).headers.get("etag");
+
+	it("rolls no key that outlives it: 403, and the old secret keeps working as before", async () => {
+		const manager = await expiringManager();
+		for (const key of await outliving()) {
+			const etag = await etagOf(key.id);
+			const rolled = await as(manager.secret).send("POST", `/keys/${key.id}/roll`, {});
+			const { message } = await expectError(rolled, 403, "forbidden");
+			expect(message).toContain(at(managerExpiry));
+			expect(await etagOf(key.id)).toBe(etag);
+			// Past the hour a rolled-out secret keeps working: the old secret was never rolled out.
+			expect((await newCategory(key.secret, testNow + 60 * minute)).status).toBe(201);
+		}
+	});
+
+	it("renames no key that outlives it: 403, and its name stays", async () => {
+		const manager = await expiringManager();
+		for (const key of await outliving()) {
+			const renamed = await as(manager.secret).send("PATCH", `/keys/${key.id}`, { name: "Mine" });
+			await expectError(renamed, 403, "forbidden");
+			expect(await (await api(`/keys/${key.id}`)).json()).toMatchObject({ name: key.name });
+		}
+	});
+
+	it("never lifts or extends its own expiry, nor through a key that never expires; it may shorten it", async () => {
+		const manager = await expiringManager();
+		const own = `/keys/${manager.id}`;
+		for (const expiresAt of [null, at(managerExpiry + 1)]) {
+			const lifted = await as(manager.secret).send("PATCH", own, { expiresAt });
+			await expectError(lifted, 403, "forbidden");
+		}
+		// The way round: roll a never-expiring admin key and lift its own expiry with that key's secret.
+		const permanentAdmin = await makeKey(["keys:manage"]);
+		const rolled = await as(manager.secret).send("POST", `/keys/${permanentAdmin.id}/roll`, {});
+		await expectError(rolled, 403, "forbidden");
+		const renamed = await as(manager.secret).send("PATCH", own, { name: "Still mine" });
+		expect(renamed.status).toBe(200);
+		const sooner = at(testNow + 30 * minute);
+		const shortened = await as(manager.secret).send("PATCH", own, { expiresAt: sooner });
+		expect(shortened.status).toBe(200);
+		expect(await shortened.json()).toMatchObject({ expiresAt: sooner });
+		const expired = await newCategory(manager.secret, testNow + 30 * minute);
+		await expectError(expired, 401, "unauthorized");
+	});
+
+	it("changes and rolls a key expiring no later than it, and none expiring a millisecond after", async () => {
+		const manager = await expiringManager();
+		for (const [expiry, status] of [
+			[testNow + 30 * minute, 200],
+			[managerExpiry, 200],
+			[managerExpiry + 1, 403],
+		] as const) {
+			const key = await makeKey(["pets:write"], { expiresAt: at(expiry) });
+			const renamed = await as(manager.secret).send("PATCH", `/keys/${key.id}`, {
+				name: uniqueName("Renamed"),
+			});
+			const rolled = await as(manager.secret).send("POST", `/keys/${key.id}/roll`, {});
+			expect([renamed.status, rolled.status]).toEqual([status, status]);
+		}
+	});
+
+	it("revokes a key that never expires, though it may not roll it", async () => {
+		const manager = await expiringManager();
+		const permanent = await makeKey(["pets:write"]);
+		const rolled = await as(manager.secret).send("POST", `/keys/${permanent.id}/roll`, {});
+		await expectError(rolled, 403, "forbidden");
+		const revoked = await as(manager.secret).api(`/keys/${permanent.id}`, { method: "DELETE" });
+		expect(revoked.status).toBe(204);
+		await expectError(await newCategory(permanent.secret), 401, "unauthorized");
+	});
+});
+
 describe("a key's lifetime", () => {
 	it("stops at its expiry", async () => {
 		const expiresAt = testNow + 5 * minute;

@@ -1,4 +1,4 @@
-import { eq, not, type SQL, sql } from "drizzle-orm";
+import { eq, gt, isNull, not, or, type SQL, sql } from "drizzle-orm";
 import { apiKey } from "../../db/resources";
 import { apiKeys } from "../../db/schema";
 import {
@@ -32,12 +32,24 @@ const withinClient = (client: Client, now: number, given: KeyPatch) => {
 		client.expiresAt &&
 		given.expiresAt !== undefined &&
 		(given.expiresAt === null || Date.parse(given.expiresAt) > Date.parse(client.expiresAt));
-	if (outlives) {
-		throw new ApiError(
-			"forbidden",
-			`This credential expires at ${client.expiresAt}: a key it makes or changes cannot outlive it.`,
-		);
-	}
+	if (outlives) throw outlived(client);
+};
+
+/** Why a credential that expires may not leave a key expiring after it, or never. */
+const outlived = (client: Client) =>
+	new ApiError(
+		"forbidden",
+		`This credential expires at ${client.expiresAt}: a key it makes, changes or rolls cannot outlive it.`,
+	);
+
+/**
+ * A key whose stored expiry is later than `client`'s, or never comes, is refused: no short-lived credential takes
+ * over a longer-lived key. Expiries are stored as {@link utc} strings, whose text order is their time order.
+ */
+const outliving = (client: Client): Refusal[] => {
+	if (client.expiresAt === null) return [];
+	const later = or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, client.expiresAt)) as SQL;
+	return [[later, () => outlived(client)]];
 };
 
 /** A key holding a scope `client` lacks is refused, naming the scope: no credential takes over a wider key. */
@@ -81,8 +93,10 @@ export const createKey = async (ctx: WriteContext, client: Client, body: NewKey)
 export const updateKey = async (ctx: WriteContext, client: Client, id: number, patch: KeyPatch) => {
 	withinClient(client, ctx.now, patch);
 	const set = patch.expiresAt === undefined ? patch : { ...patch, expiresAt: utc(patch.expiresAt) };
+	// A patch without an expiry keeps the stored one: checked in the batch, so no change races it.
+	const kept = patch.expiresAt === undefined ? outliving(client) : [];
 	const updated = await changeOne(ctx, apiKey, id, {
-		refuse: widerThan(client),
+		refuse: [...widerThan(client), ...kept],
 		steps: ({ update }) => [update(set)],
 	});
 	forgetKey(id);
@@ -93,7 +107,7 @@ export const updateKey = async (ctx: WriteContext, client: Client, id: number, p
 export const rollKey = async (ctx: WriteContext, client: Client, id: number, roll: KeyRoll) => {
 	const { secret, stored } = await newSecret();
 	const rolled = await changeOne(ctx, apiKey, id, {
-		refuse: widerThan(client),
+		refuse: [...widerThan(client), ...outliving(client)],
 		steps: ({ update }) => [
 			update({
 				...stored,

@@ -83,7 +83,7 @@ export const rollKey = apiRoute({
 	operationId: "rollKey",
 	summary: "Roll an API key",
 	description:
-		"Answers a new secret, shown this once; the previous one keeps working for `previousValidFor` seconds. The key keeps its id, scopes, expiry, budget, `Idempotency-Key`s and webhooks. A key holding scopes the credential lacks is refused.",
+		"Answers a new secret, shown this once; the previous one keeps working for `previousValidFor` seconds. The key keeps its id, scopes, expiry, budget, `Idempotency-Key`s and webhooks. A key holding scopes the credential lacks, or outliving it, is refused.",
 	request: { params, body: jsonBody(KeyRoll, "How long the previous secret keeps working.") },
 	errors: ["not_found"],
 	responses: { 200: jsonContent(ApiKeyWithSecret, "The key, with its new secret.") },
