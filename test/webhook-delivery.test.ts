@@ -13,6 +13,7 @@ import {
 	createWebhook,
 	deleteWebhooks,
 	deliverAt,
+	deliverUnderAt,
 	hour,
 	lastAttempt,
 	later,
@@ -169,6 +170,38 @@ describe("a receiver's name", () => {
 			error: "gone.example.com does not resolve; not sent",
 		});
 	});
+});
+
+describe("a receiver on this machine", () => {
+	/** A deployment's rules: loopback refused (wrangler.toml). */
+	const deployed = { WEBHOOKS_ALLOW_LOOPBACK: "false" };
+
+	it.each([
+		["127.0.0.1", "http://127.0.0.1:9999/hook", "127.0.0.1"],
+		["IPv4-mapped ::1", "https://[::ffff:127.0.0.1]/hook", "[::ffff:7f00:1]"],
+		["localhost", "http://localhost:8787/hook", "localhost"],
+	])(
+		"stored at %s while loopback was allowed is not delivered to once the rules refuse loopback: the attempt records why, and the retry goes once they allow it again",
+		async (_, url, host) => {
+			const receivers = mockReceivers();
+			const webhook = await createWebhook(["category.created"], url);
+			const { eventId } = await categoryEvent();
+			await sweepAt(later);
+			await deliverUnderAt(webhook.id, later, deployed);
+			expect(receivers.received(webhook.url)).toEqual([]);
+			expect(receivers.lookups()).toEqual([]);
+			const refused = await lastAttempt(webhook.id);
+			expect(refused).toMatchObject({
+				eventId,
+				status: 0,
+				outcome: "retrying",
+				error: `${host} is a loopback host; not sent`,
+			});
+			await deliverAt(webhook.id, Date.parse(refused.nextAttemptAt ?? ""));
+			expect(receivers.ids(webhook.url)).toEqual([`evt_${eventId}`]);
+			expect(await lastAttempt(webhook.id)).toMatchObject({ eventId, outcome: "delivered" });
+		},
+	);
 });
 
 describe("a backlog", () => {

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { destinationRefusal } from "../src/webhooks/destination";
 import { api, expectError, send, testApp } from "./support/api";
 
 /** A deployment: `WEBHOOKS_ALLOW_LOOPBACK` is "false" there (wrangler.toml). */
@@ -172,6 +173,34 @@ describe("webhook URLs: this machine only in local development", () => {
 		expect((await urlsOf(await createLocally(url))).stored).toBe(url);
 		await expectRefused(await createLocally("http://shop.example.com/hook"), "must be https");
 		await expectRefused(await createLocally("http://10.0.0.1/"), "must be https");
+	});
+});
+
+describe("webhook URLs: checked again when a delivery is sent, under the rules in force then", () => {
+	const deployedRules = { WEBHOOKS_ALLOW_LOOPBACK: "false" };
+	const localRules = { WEBHOOKS_ALLOW_LOOPBACK: "true" };
+
+	it.each([
+		["https://127.0.0.1/", "127.0.0.1"],
+		["https://[::1]/", "[::1]"],
+		["https://[::ffff:127.0.0.1]/", "[::ffff:7f00:1]"],
+		["http://localhost:8787/", "localhost"],
+	])(
+		"sends nothing to %s when deployed, saying why, and sends to it locally",
+		async (url, host) => {
+			expect(await destinationRefusal(url, deployedRules, 0)).toBe(
+				`${host} is a loopback host; not sent`,
+			);
+			expect(await destinationRefusal(url, localRules, 0)).toBeUndefined();
+		},
+	);
+
+	it("sends nothing to a private address, whatever the rules", async () => {
+		for (const rules of [deployedRules, localRules]) {
+			expect(await destinationRefusal("https://10.0.0.1/", rules, 0)).toBe(
+				"10.0.0.1 is a private address; not sent",
+			);
+		}
 	});
 });
 

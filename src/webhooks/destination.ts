@@ -4,7 +4,8 @@ import { hostRefusal, isLoopbackHost, loopback } from "./url";
 // Cloudflare documents no block on a Worker's `fetch` to a name that resolves to a private address (it refuses IP
 // literals, and `connect()` private networks, but says nothing of names), so a delivery resolves the name itself,
 // over DNS over HTTPS, and is sent only when every address is public. The URL's rules (src/webhooks/url.ts) were
-// checked when it was stored; a name can be pointed anywhere after that.
+// checked when it was stored, but a name can be pointed anywhere after that, and the rules themselves can change
+// (loopback is allowed only in local development): every delivery checks its host again under the rules in force.
 
 const resolver = "https://cloudflare-dns.com/dns-query";
 const types = { A: 1, AAAA: 28 } as const;
@@ -33,16 +34,24 @@ const addressRefusal = (address: string) => {
 	return url ? hostRefusal(url.hostname) : "an address that is not one";
 };
 
-/** Why a delivery to `url` may not go now, if not: its name resolves to nothing, a non-public address, or fails. */
+/**
+ * Why a delivery to `url` may not go now, under the rules `env` puts in force, if not: its host is not public, or
+ * its name resolves to nothing, to an address that is not, or fails.
+ */
 export const destinationRefusal = async (
 	url: string,
 	env: Pick<Env, "WEBHOOKS_ALLOW_LOOPBACK">,
 	now: number,
 ) => {
 	const name = new URL(url).hostname.replace(/\.+$/, "");
-	const local = env.WEBHOOKS_ALLOW_LOOPBACK === "true";
-	// An address is checked as it was stored; a loopback name is this machine, which only local development allows.
-	if (name.startsWith("[") || /^[\d.]+$/.test(name) || isLoopbackHost(name)) return;
+	/** A refusal that stands where `env` runs: only local development lets this machine through. */
+	const standing = (why: string | undefined) =>
+		env.WEBHOOKS_ALLOW_LOOPBACK === "true" && why === loopback ? undefined : why;
+	// An address, or a loopback name, is where it points with no lookup: the rules in force decide it alone.
+	if (name.startsWith("[") || /^[\d.]+$/.test(name) || isLoopbackHost(name)) {
+		const why = standing(hostRefusal(name));
+		return why && `${name} is ${why}; not sent`;
+	}
 	const kept = resolved.get(name);
 	if (kept && kept.until > now) return kept.refusal;
 	let answers: Awaited<ReturnType<typeof lookup>>;
@@ -52,8 +61,8 @@ export const destinationRefusal = async (
 		return `${name} could not be resolved (${error instanceof Error ? error.message : error}); not sent`;
 	}
 	const refused = answers
-		.map(({ data }) => ({ data, why: addressRefusal(data) }))
-		.find(({ why }) => why !== undefined && !(local && why === loopback));
+		.map(({ data }) => ({ data, why: standing(addressRefusal(data)) }))
+		.find(({ why }) => why !== undefined);
 	const refusal =
 		answers.length === 0
 			? `${name} does not resolve; not sent`

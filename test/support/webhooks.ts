@@ -3,6 +3,7 @@ import {
 	createMessageBatch,
 	createScheduledController,
 	getQueueResult,
+	runInDurableObject,
 	waitOnExecutionContext,
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -96,6 +97,21 @@ export const cronAt = async (now: number) => {
 
 /** Runs webhook `id`'s delivery work at `now`, as its alarm would. */
 export const deliverAt = (id: number, now: number) => endpointOf(env, id).deliverDue(now);
+
+/**
+ * Runs webhook `id`'s delivery work at `now` as a Worker whose bindings are the suite's with `bindings` instead
+ * (a deployment's rules): an endpoint reads its env from the runtime, so this one run is handed that env.
+ */
+export const deliverUnderAt = (id: number, now: number, bindings: Partial<Env>) =>
+	runInDurableObject(endpointOf(env, id), async (endpoint) => {
+		const own = Reflect.get(endpoint, "env");
+		Reflect.set(endpoint, "env", { ...own, ...bindings });
+		try {
+			await endpoint.deliverDue(now);
+		} finally {
+			Reflect.set(endpoint, "env", own);
+		}
+	});
 
 /** The webhook's attempt log, newest first, through `listWebhookDeliveries`. */
 export const attemptsOf = async (id: number) => {
