@@ -14,6 +14,7 @@ import {
 	servedDocument,
 	uniqueName,
 } from "./support/api";
+import { charactersNoNameHolds, namesWithTheirOwnInvisibles } from "./support/arbitraries";
 import { seedAsDev } from "./support/seed";
 
 /** The folding before compatibility forms (NFC): the keys a database written by an earlier version holds. */
@@ -120,5 +121,25 @@ describe("the name-key migration (npm run db:rekey)", () => {
 				.first<{ key: string }>();
 			expect(stored?.key, resource.name).toBe(nameKey(name));
 		}
+	});
+});
+
+describe("an API key's name, held to a pet's character rules", () => {
+	it.each(charactersNoNameHolds)(
+		"refuses one holding %s, saying why",
+		async (_, character, message) => {
+			const error = await expectError(
+				await send("POST", "/keys", { name: `Shop${character} front`, scopes: ["pets:write"] }),
+				400,
+				"validation_error",
+			);
+			expect(error.details).toEqual([{ path: "body.name", message }]);
+		},
+	);
+
+	it.each(namesWithTheirOwnInvisibles)("keeps one with %s exactly as sent", async (_, name) => {
+		const response = await send("POST", "/keys", { name, scopes: ["pets:write"] });
+		expect(response.status).toBe(201);
+		expect((await response.json<{ name: string }>()).name).toBe(name);
 	});
 });

@@ -27,18 +27,23 @@ export const printingCharacters = (value: string) =>
 const emoji = /\p{RGI_Emoji}/gv;
 /** A joiner between letters or marks, as scripts such as Persian and Devanagari write them. */
 const joinerInWord = /(?<=[\p{L}\p{M}])[\u200c\u200d](?=[\p{L}\p{M}])/gv;
-const invisible = /\p{Default_Ignorable_Code_Point}/v;
+/** Default-ignorable code points and format characters (Cf): U+FFF9–U+FFFB and U+13430 are as unseen as U+200B. */
+const invisible = /[\p{Default_Ignorable_Code_Point}\p{Cf}]/v;
 
 /**
- * Whether `value` holds an invisible character (a default-ignorable code point: tag characters, zero-width spaces,
- * soft hyphens…) outside an emoji sequence or a joiner within a word: text a reader, or an agent, would not see.
+ * Whether `value` holds an invisible character (a default-ignorable or format character: tag characters, zero-width
+ * spaces, soft hyphens, interlinear annotations…) outside an emoji sequence or a joiner within a word: text a
+ * reader, or an agent, would not see.
  */
 const hidesText = (value: string) =>
 	invisible.test(value.replace(emoji, "").replace(joinerInWord, ""));
 
+/** Private-use characters (any plane) and noncharacters: no two readers agree on what, if anything, they show. */
+const privateUseOrNoncharacter = /[\p{Co}\p{Noncharacter_Code_Point}]/v;
+
 /** What a name holds, as the document states it. */
 export const nameRules =
-	"One line, trimmed, with a character that prints (not a space, a format character, a blank such as U+2800 or a lone combining mark); no control, bidirectional or invisible characters (tag characters, zero-width spaces, soft hyphens…) but within an emoji sequence or as a joiner within a word.";
+	"One line, trimmed, with a character that prints (not a space, a format character, a blank such as U+2800 or a lone combining mark); no control, bidirectional, private-use or noncharacter code points, nor invisible or format characters (tag characters, zero-width spaces, soft hyphens, U+FFF9–U+FFFB…) but within an emoji sequence or as a joiner within a word.";
 
 /** A name, as {@link nameRules} states it: one line of well-formed Unicode that prints. */
 export const name = (max: number) =>
@@ -60,4 +65,8 @@ export const name = (max: number) =>
 			message: "must not contain bidirectional control characters",
 			abort: true,
 		})
+		.refine(
+			(value) => !privateUseOrNoncharacter.test(value),
+			"must not contain private-use characters or noncharacters",
+		)
 		.refine((value) => !hidesText(value), "must not contain invisible characters");

@@ -1,19 +1,85 @@
 import fc from "fast-check";
-import { printingCharacters } from "../../src/models/text";
+import { name } from "../../src/models/text";
 import type { JsonSchema } from "./contract";
 
 export type Components = Record<string, JsonSchema>;
 
-const text = (min: number, max: number) =>
-	fc
-		.string({ unit: "grapheme", minLength: min, maxLength: max })
-		// The API trims names and counts UTF-16 code units, as zod does; a name prints, on one line.
+/**
+ * Characters a name never holds between its letters, each with the reason the API gives: invisible ones (format
+ * characters that are not joiners) and those no two readers show alike (private use in any plane, noncharacters).
+ */
+export const charactersNoNameHolds = [
+	["U+FFF9, an interlinear annotation anchor", "\ufff9", "must not contain invisible characters"],
+	[
+		"U+FFFA, an interlinear annotation separator",
+		"\ufffa",
+		"must not contain invisible characters",
+	],
+	[
+		"U+FFFB, an interlinear annotation terminator",
+		"\ufffb",
+		"must not contain invisible characters",
+	],
+	[
+		"U+13430, an Egyptian hieroglyph format control",
+		"\u{13430}",
+		"must not contain invisible characters",
+	],
+	[
+		"U+E000, a private-use character",
+		"\ue000",
+		"must not contain private-use characters or noncharacters",
+	],
+	[
+		"U+F0000, a private-use character of plane 15",
+		"\u{f0000}",
+		"must not contain private-use characters or noncharacters",
+	],
+	["U+FDD0, a noncharacter", "\ufdd0", "must not contain private-use characters or noncharacters"],
+	["U+FFFF, a noncharacter", "\uffff", "must not contain private-use characters or noncharacters"],
+	[
+		"U+1FFFE, a noncharacter of plane 1",
+		"\u{1fffe}",
+		"must not contain private-use characters or noncharacters",
+	],
+] as const;
+
+/** Names whose invisible characters belong to them: emoji sequences, and joiners within a word. */
+export const namesWithTheirOwnInvisibles = [
+	[
+		"a flag (a tag sequence)",
+		"\u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f} flag",
+	],
+	["a technologist (a ZWJ sequence)", "\u{1f469}\u200d\u{1f4bb} dev"],
+	["a family (a ZWJ sequence)", "\u{1f468}\u200d\u{1f469}\u200d\u{1f467} Family"],
+	["a keycap", "1\ufe0f\u20e3 One"],
+	["a red heart (a presentation sequence)", "\u2764\ufe0f"],
+	[
+		"a Persian word with its zero-width non-joiner",
+		"\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+	],
+	["a Devanagari conjunct with its zero-width joiner", "\u0915\u094d\u200d\u0937"],
+] as const;
+
+/** Any string the document describes, drawn as a name the API takes (the strictest text it has) when not empty. */
+const text = (min: number, max: number) => {
+	const asName = name(max);
+	// The API trims names and counts UTF-16 code units, as zod does.
+	return fc
+		.oneof(
+			{ arbitrary: fc.string({ unit: "grapheme", minLength: min, maxLength: max }), weight: 9 },
+			{
+				arbitrary: fc.constantFrom(...namesWithTheirOwnInvisibles.map(([, name]) => name)),
+				weight: 1,
+			},
+		)
 		.filter(
 			(value) =>
 				value.length <= max &&
 				value.trim().length >= min &&
-				(value === "" || (printingCharacters(value) > 0 && !/[\u2028\u2029]/.test(value))),
+				(value === "" || asName.safeParse(value).success),
 		);
+};
 
 /**
  * An arbitrary of the values a schema of the document accepts: the same zod schemas that validate requests
@@ -86,6 +152,7 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 		"%_%",
 		"\u0000\u0007\u001b[31m",
 		"\u202e\ud83d\udc36",
+		...charactersNoNameHolds.map(([, character]) => `Ca${character}t`),
 		"x".repeat(20_000),
 		[],
 		{},
