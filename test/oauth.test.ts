@@ -85,29 +85,35 @@ const authorization = async (clientId: string, scope: string, redirect = redirec
 	return { verifier, state, query };
 };
 
-/** The link the page leads on to. */
-const continuation = (page: string) => {
-	const href = /<a class="button" href="([^"]+)"/.exec(page)?.[1];
-	expect(href, page).toBeTruthy();
-	return new URL((href ?? "").replaceAll("&amp;", "&"));
+/** Where Allow sent the browser: straight back to the client's redirect URI (303), with no page between. */
+const sentBack = (allowed: Response) => {
+	expect(allowed.status).toBe(303);
+	const back = new URL(allowed.headers.get("location") ?? "");
+	expect(`${back.origin}${back.pathname}`).toBe(redirectUri);
+	return back;
 };
 
-/** The code a person's consent with `credential` gives a new client asking `scope`, and what goes with it. */
-const consentCode = async (credential: string, scope: string) => {
-	const { client_id } = await (await registerClient()).json<{ client_id: string }>();
+/** A client registered as an agent registers, by its id. */
+const newClient = async () =>
+	(await (await registerClient()).json<{ client_id: string }>()).client_id;
+
+/**
+ * The code a person's consent with `credential` gives a client (a new one unless told) asking `scope`, and what
+ * goes with it.
+ */
+const consentCode = async (credential: string, scope: string, clientId?: string) => {
+	const client_id = clientId ?? (await newClient());
 	const { verifier, state, query } = await authorization(client_id, scope);
 	const consent = await fetchWorker(`/authorize?${query}`);
 	expect(consent.status).toBe(200);
-	const granted = await fetchWorker(
+	const allowed = await fetchWorker(
 		"/authorize",
 		form({ request: query, credential, decision: "allow" }),
 	);
-	expect(granted.status).toBe(200);
-	const page = await granted.text();
-	const callback = continuation(page);
-	expect(callback.searchParams.get("state")).toBe(state);
-	expect(callback.searchParams.get("iss")).toBe(origin);
-	return { clientId: client_id, verifier, code: callback.searchParams.get("code") ?? "", page };
+	const back = sentBack(allowed);
+	expect(back.searchParams.get("state")).toBe(state);
+	expect(back.searchParams.get("iss")).toBe(origin);
+	return { clientId: client_id, verifier, code: back.searchParams.get("code") ?? "" };
 };
 
 /** The token endpoint's answer to trading `code` with `verifier` (none when undefined). */
@@ -124,19 +130,29 @@ const exchange = (code: string, clientId: string, verifier?: string) =>
 		}),
 	);
 
-/** Signs an agent in with `credential`, asking `scope`: the tokens it gets, and what the page said it granted. */
-const signIn = async (credential: string, scope: string) => {
-	const { clientId, verifier, code, page } = await consentCode(credential, scope);
+/** Tokens as the token endpoint answers them. */
+type Tokens = { access_token: string; refresh_token: string; scope: string; expires_in: number };
+
+/** Signs an agent (a new client unless told) in with `credential`, asking `scope`: the tokens it gets. */
+const signIn = async (credential: string, scope: string, client?: string) => {
+	const { clientId, verifier, code } = await consentCode(credential, scope, client);
 	const token = await exchange(code, clientId, verifier);
 	expect(token.status).toBe(200);
-	const tokens = await token.json<{
-		access_token: string;
-		refresh_token: string;
-		scope: string;
-		expires_in: number;
-	}>();
-	return { ...tokens, clientId, page };
+	return { ...(await token.json<Tokens>()), clientId };
 };
+
+/** The token endpoint's answer to a refresh of `clientId`'s grant with `refreshToken`, asking `scope` if given. */
+const refresh = (clientId: string, refreshToken: string, scope?: string) =>
+	fetchWorker(
+		"/token",
+		form({
+			grant_type: "refresh_token",
+			refresh_token: refreshToken,
+			client_id: clientId,
+			resource,
+			...(scope !== undefined && { scope }),
+		}),
+	);
 
 /** A `tools/call` of the current revision, as the Worker answers it. */
 const callTool = (
@@ -254,12 +270,40 @@ describe("signing an agent in", () => {
 		expect(page).toContain(`<strong>${client_id}</strong>`);
 	});
 
-	it("grants the scopes asked that the credential holds, never more, and says which", async () => {
+	it("grants the scopes asked that the credential holds, never more", async () => {
 		const key = await makeKey(["orders:write", "webhooks:manage"]);
-		const { scope, page } = await signIn(key.secret, "orders:write pets:write");
+		const { scope } = await signIn(key.secret, "orders:write pets:write");
 		expect(scope).toBe("orders:write");
-		expect(page).toContain("<code>orders:write</code>");
-		expect(page).not.toContain("<code>pets:write</code>");
+	});
+
+	it("sends the browser straight back to the client on Allow: 303 to its redirect URI with code, state and iss", async () => {
+		const key = await makeKey(["orders:write"]);
+		const clientId = await newClient();
+		const { query, state } = await authorization(clientId, "orders:write");
+		const allowed = await fetchWorker(
+			"/authorize",
+			form({ request: query, credential: key.secret, decision: "allow" }),
+		);
+		const back = sentBack(allowed);
+		expect(Object.fromEntries(back.searchParams)).toEqual({
+			code: expect.stringMatching(/^key-\d+:/),
+			state,
+			iss: origin,
+		});
+		expect(await allowed.text()).toBe("");
+	});
+
+	it("lets its form send the browser back to a private-use scheme (its CSP names the scheme)", async () => {
+		const registered = await registerClient(["cursor://anysphere.cursor-mcp/oauth/callback"]);
+		const { client_id } = await registered.json<{ client_id: string }>();
+		const { query } = await authorization(
+			client_id,
+			"orders:write",
+			"cursor://anysphere.cursor-mcp/oauth/callback",
+		);
+		const consent = await fetchWorker(`/authorize?${query}`);
+		expect(consent.status).toBe(200);
+		expect(consent.headers.get("content-security-policy")).toContain("form-action 'self' cursor:;");
 	});
 
 	it("sends the client back with access_denied when the person refuses", async () => {
@@ -470,10 +514,7 @@ describe("an agent's token", () => {
 		const refused = await callTool("placeOrder", order, access_token);
 		expect(refused.status).toBe(401);
 		expect(refused.headers.get("www-authenticate")).toContain('error="invalid_token"');
-		const renewal = await fetchWorker(
-			"/token",
-			form({ grant_type: "refresh_token", refresh_token, client_id: clientId, resource }),
-		);
+		const renewal = await refresh(clientId, refresh_token);
 		expect(renewal.status).toBe(400);
 		expect(await renewal.json()).toMatchObject({ error: "invalid_grant" });
 	});
@@ -523,17 +564,12 @@ describe("an agent's token", () => {
 	it("is renewed with its refresh token, which rotates", async () => {
 		const key = await makeKey(["orders:write"]);
 		const { refresh_token, clientId } = await signIn(key.secret, "orders:write");
-		const refresh = (token: string) =>
-			fetchWorker(
-				"/token",
-				form({ grant_type: "refresh_token", refresh_token: token, client_id: clientId, resource }),
-			);
-		const first = await refresh(refresh_token);
+		const first = await refresh(clientId, refresh_token);
 		expect(first.status).toBe(200);
-		const renewed = await first.json<{ access_token: string; refresh_token: string }>();
+		const renewed = await first.json<Tokens>();
 		expect(renewed.refresh_token).not.toBe(refresh_token);
-		expect((await refresh(renewed.refresh_token)).status).toBe(200);
-		expect((await refresh(refresh_token)).status).toBe(400);
+		expect((await refresh(clientId, renewed.refresh_token)).status).toBe(200);
+		expect((await refresh(clientId, refresh_token)).status).toBe(400);
 		const pet = await stockedPet(5);
 		expect(
 			(await callTool("placeOrder", { body: { petId: pet.id, quantity: 1 } }, renewed.access_token))

@@ -20,10 +20,10 @@ import {
 	servesOAuth,
 } from "./server";
 
-// The OAuth routes that are ours (the library serves the authorization server's): the protected resource's metadata,
-// and GET /authorize, the consent page of an agent's sign-in. It names the client and where it will be sent back, lists
-// the scopes asked, and asks the person for an API key or the root token; POST /authorize grants the asked scopes
-// that credential holds, never more, and says what it granted.
+// The OAuth routes: the protected resource's metadata, and GET /authorize, the consent page of an agent's sign-in, are
+// ours. The page names the client and where it will be sent back, lists the scopes asked, and asks the person for an
+// API key or the root token; POST /authorize grants the asked scopes that credential holds, never more, and sends the
+// browser straight back to the client. The authorization server's own endpoints are the library's.
 
 /**
  * A page of this API: no script, nothing from elsewhere, never framed. `sendsTo` is where its form may send the
@@ -37,7 +37,11 @@ const page = (
 	sendsTo?: string,
 ) => {
 	const target = sendsTo && new URL(sendsTo);
-	const formAction = ["'self'", target && (target.host === "" ? target.protocol : target.origin)];
+	// A private-use scheme (`cursor://…`) has no origin to name: its scheme is the source.
+	const formAction = [
+		"'self'",
+		target && (/^https?:$/.test(target.protocol) ? target.origin : target.protocol),
+	];
 	c.header(
 		"Content-Security-Policy",
 		`default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction.filter(Boolean).join(" ")}; frame-ancestors 'none'; base-uri 'none'`,
@@ -115,7 +119,7 @@ const consent = async (
 ${error ? html`<p class="error">${error}</p>` : ""}
 <button name="decision" value="allow">Allow</button><button name="decision" value="deny">Deny</button>
 </form>`;
-	// Deny answers with a redirect back to the client, which the form's CSP must allow.
+	// Allow and Deny answer with a redirect back to the client, which the form's CSP must allow.
 	return page(c, status, "Sign in an agent", body, request.redirectUri);
 };
 
@@ -184,7 +188,5 @@ export const oauthRoutes = new Hono<AppEnv>()
 			scope: granted,
 			props: grantPropsOf(client),
 		});
-		const body = html`<p>Granted:</p>${scopeList(granted)}
-<p><a class="button" href="${redirectTo}">Continue to ${destination(request.redirectUri)}</a></p>`;
-		return page(c, 200, "Agent signed in", body);
+		return c.redirect(redirectTo, 303);
 	});
