@@ -577,3 +577,89 @@ describe("an agent's token", () => {
 		).toBe(200);
 	});
 });
+
+describe("stepping up", () => {
+	it("widens the client's grant from the same key to the union of what it held and what it newly asks", async () => {
+		const key = await makeKey(["orders:write", "pets:write"]);
+		const first = await signIn(key.secret, "pets:write");
+		expect(first.scope).toBe("pets:write");
+		const second = await signIn(key.secret, "orders:write", first.clientId);
+		expect(second.scope.split(" ").sort()).toEqual(["orders:write", "pets:write"]);
+		const pet = await stockedPet(5);
+		const order = { body: { petId: pet.id, quantity: 1 } };
+		expect((await callTool("placeOrder", order, second.access_token)).status).toBe(200);
+		const category = { body: { name: uniqueName("Stepped up") } };
+		expect((await callTool("createCategory", category, second.access_token)).status).toBe(200);
+		// The grant it replaced is gone, with its tokens.
+		expect((await refresh(first.clientId, first.refresh_token)).status).toBe(400);
+		expect((await callTool("createCategory", category, first.access_token)).status).toBe(401);
+	});
+
+	it("widens the root token's grant the same way", async () => {
+		const first = await signIn(token, "inventory:write");
+		const second = await signIn(token, "orders:write", first.clientId);
+		expect(second.scope.split(" ").sort()).toEqual(["inventory:write", "orders:write"]);
+	});
+
+	it("keeps only what the key still holds, and never a grant another key gave the client", async () => {
+		const key = await makeKey(["orders:write", "pets:write", "webhooks:manage"]);
+		const first = await signIn(key.secret, "pets:write webhooks:manage");
+		const narrowed = await send("PATCH", `/keys/${key.id}`, {
+			scopes: ["orders:write", "webhooks:manage"],
+		});
+		expect(narrowed.status).toBe(200);
+		const second = await signIn(key.secret, "orders:write", first.clientId);
+		expect(second.scope.split(" ").sort()).toEqual(["orders:write", "webhooks:manage"]);
+		const other = await makeKey(["inventory:write"]);
+		const third = await signIn(other.secret, "inventory:write", first.clientId);
+		expect(third.scope).toBe("inventory:write");
+	});
+});
+
+describe("refreshing a token", () => {
+	it("refuses a scope beyond its grant (invalid_scope), and narrows to a scope within it", async () => {
+		const key = await makeKey(["orders:write", "pets:write"]);
+		const { refresh_token, clientId } = await signIn(key.secret, "orders:write");
+		const wider = await refresh(clientId, refresh_token, "orders:write pets:write");
+		expect(wider.status).toBe(400);
+		expect(wider.headers.get("cache-control")).toBe("no-store");
+		expect(await wider.json()).toMatchObject({
+			error: "invalid_scope",
+			error_description: expect.stringContaining("pets:write"),
+		});
+		// The refused refresh spent nothing: the token still renews.
+		const within = await refresh(clientId, refresh_token, "orders:write");
+		expect(within.status).toBe(200);
+		expect((await within.json<Tokens>()).scope).toBe("orders:write");
+	});
+
+	it("answers the scope its token may use now: the grant narrowed to the key's current scopes", async () => {
+		const key = await makeKey(["orders:write", "pets:write"]);
+		const { refresh_token, clientId } = await signIn(key.secret, "orders:write pets:write");
+		const narrowed = await send("PATCH", `/keys/${key.id}`, { scopes: ["orders:write"] });
+		expect(narrowed.status).toBe(200);
+		const renewal = await refresh(clientId, refresh_token);
+		expect(renewal.status).toBe(200);
+		const renewed = await renewal.json<Tokens>();
+		expect(renewed.scope).toBe("orders:write");
+		const category = { body: { name: uniqueName("Lost scope") } };
+		const refused = await callTool("createCategory", category, renewed.access_token);
+		expect(refused.status).toBe(403);
+		// Given back to the key, the scope comes back with the next refresh: the grant kept it.
+		await send("PATCH", `/keys/${key.id}`, { scopes: ["orders:write", "pets:write"] });
+		const restored = await refresh(clientId, renewed.refresh_token);
+		expect((await restored.json<Tokens>()).scope.split(" ").sort()).toEqual([
+			"orders:write",
+			"pets:write",
+		]);
+	});
+
+	it("ends a grant whose key holds none of its scopes any more (invalid_grant: the agent signs in again)", async () => {
+		const key = await makeKey(["orders:write", "pets:write"]);
+		const { refresh_token, clientId } = await signIn(key.secret, "pets:write");
+		await send("PATCH", `/keys/${key.id}`, { scopes: ["orders:write"] });
+		const renewal = await refresh(clientId, refresh_token);
+		expect(renewal.status).toBe(400);
+		expect(await renewal.json()).toMatchObject({ error: "invalid_grant" });
+	});
+});

@@ -11,6 +11,7 @@ import { limitFailedAuth } from "../http/rate-limit";
 import { ApiError } from "../models/error";
 import { type Scope, scopeDescriptions } from "../models/scopes";
 import { name } from "../models/text";
+import { scopesReplaced } from "./grants";
 import {
 	agentScopes,
 	authorizationServer,
@@ -175,17 +176,21 @@ export const oauthRoutes = new Hono<AppEnv>()
 			await limitFailedAuth(c);
 			return consent(c, 401, request, query, "That is neither an API key nor the root token.");
 		}
-		const granted = askedScopes(request).filter(
-			(scope) => agentScopes.includes(scope as Scope) && client.scopes.includes(scope as Scope),
-		);
-		if (granted.length === 0) {
+		const holds = (scope: string) =>
+			agentScopes.includes(scope as Scope) && client.scopes.includes(scope as Scope);
+		const asked = askedScopes(request).filter(holds);
+		if (asked.length === 0) {
 			return consent(c, 403, request, query, "That credential holds none of the scopes asked.");
 		}
-		const { redirectTo } = await oauthApi(c).completeAuthorization({
+		const api = oauthApi(c);
+		const userId = client.key === undefined ? "root" : `key-${client.key}`;
+		// A step-up widens, never narrows: the grant keeps what the one it replaces held, while the credential holds it.
+		const before = await scopesReplaced(api, userId, request);
+		const { redirectTo } = await api.completeAuthorization({
 			request,
-			userId: client.key === undefined ? "root" : `key-${client.key}`,
+			userId,
 			metadata: {},
-			scope: granted,
+			scope: [...new Set([...asked, ...[...before].filter(holds)])],
 			props: grantPropsOf(client),
 		});
 		return c.redirect(redirectTo, 303);

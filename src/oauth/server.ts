@@ -1,4 +1,10 @@
-import { OAuthAuthorizationServer, OAuthError } from "@cloudflare/workers-oauth-provider";
+import {
+	OAuthAuthorizationServer,
+	OAuthError,
+	type TokenExchangeCallbackOptions,
+} from "@cloudflare/workers-oauth-provider";
+import { drizzle } from "drizzle-orm/d1";
+import { keyById } from "../db/api-keys";
 import { type GrantProps, grantHolderUntil } from "../http/auth";
 import { log, loggable } from "../http/log";
 import { failedPart } from "../http/platform";
@@ -25,28 +31,88 @@ export const agentScopes = scopes.filter((scope) => scope !== "keys:manage") as 
 /** An access token's life, at most: an hour. */
 const accessTokenSeconds = 3600;
 
+/** The Worker's bindings as the library's callbacks see them, with the scope a token request asked, if it named one. */
+type OAuthEnv = Env & { ASKED_SCOPE?: string[] };
+
+/** An OAuth error answer (RFC 6749 §5.2), which no cache keeps. */
+const oauthError = (
+	error: string,
+	description: string,
+	status = 400,
+	headers: Record<string, string> = {},
+) =>
+	Response.json(
+		{ error, error_description: description },
+		{ status, headers: { "cache-control": "no-store", ...headers } },
+	);
+
+/**
+ * The credential that consented to a grant, read afresh at `now`: until when it works (null for no end) and the
+ * scopes it holds now (a key's may have been narrowed since); undefined once it is revoked or expired.
+ */
+const holderAt = async (env: Env, props: GrantProps, now: number) => {
+	const until = await grantHolderUntil(env, props, now);
+	if (until === undefined) return undefined;
+	const held: readonly string[] =
+		props.key === undefined ? scopes : ((await keyById(drizzle(env.DB), props.key))?.scopes ?? []);
+	return { until, held };
+};
+
+/** A failure to read the credential that consented, logged, and answered as one to retry. */
+const holderUnreadable = (error: unknown) => {
+	log("error", { part: failedPart(error), error: loggable(error) });
+	return new OAuthError("temporarily_unavailable", {
+		description: "The credential that granted this access could not be checked; try again.",
+		statusCode: 503,
+		headers: { "Retry-After": "5" },
+	});
+};
+
+/**
+ * RFC 6749 §6: a token request may ask for less than its grant holds, never for more (`invalid_scope`, which leaves
+ * the grant as it was), where the library would narrow it silently.
+ */
+const refuseWidening = (granted: string[], asked: string[] = []) => {
+	const beyond = asked.filter((scope) => !granted.includes(scope));
+	if (beyond.length > 0) {
+		throw new OAuthError("invalid_scope", {
+			description: `The grant holds no ${beyond.join(", ")}: a token cannot widen it; sign in again for more.`,
+		});
+	}
+};
+
 /**
  * A grant is exchanged for tokens only while the key (or root token) that consented works, and a token outlives it
- * by no second: a revoked or expired key's grant is refused (`invalid_grant`, which also ends the grant).
+ * by no second and holds only the scopes of its grant that the key holds now: a revoked or expired key's grant is
+ * refused (`invalid_grant`, which also ends the grant), as is one whose key holds none of them any more (the agent
+ * then signs in again).
  */
-const whileTheHolderWorks = async ({ props, env }: { props: GrantProps; env: Env }) => {
+const whileTheHolderWorks = async ({
+	props,
+	scope,
+	requestedScope,
+	env,
+}: TokenExchangeCallbackOptions<OAuthEnv>) => {
+	refuseWidening(scope, env.ASKED_SCOPE);
 	const now = Date.now();
-	const until = await grantHolderUntil(env, props, now).catch((error) => {
-		log("error", { part: failedPart(error), error: loggable(error) });
-		throw new OAuthError("temporarily_unavailable", {
-			description: "The credential that granted this access could not be checked; try again.",
-			statusCode: 503,
-			headers: { "Retry-After": "5" },
-		});
+	const holder = await holderAt(env, props, now).catch((error) => {
+		throw holderUnreadable(error);
 	});
-	if (until === undefined) {
+	if (holder === undefined) {
 		throw new OAuthError("invalid_grant", {
 			description: "The credential that granted this access has been revoked or has expired.",
 		});
 	}
-	const left = until === null ? accessTokenSeconds : Math.ceil((Date.parse(until) - now) / 1000);
+	const accessTokenScope = requestedScope.filter((scope) => holder.held.includes(scope));
+	if (accessTokenScope.length === 0) {
+		throw new OAuthError("invalid_grant", {
+			description: "The credential that granted this access holds none of its scopes now.",
+		});
+	}
+	const left =
+		holder.until === null ? accessTokenSeconds : Math.ceil((Date.parse(holder.until) - now) / 1000);
 	// The library takes no life under a minute; /mcp checks the key's expiry on every call anyway.
-	return { accessTokenTTL: Math.max(60, Math.min(accessTokenSeconds, left)) };
+	return { accessTokenTTL: Math.max(60, Math.min(accessTokenSeconds, left)), accessTokenScope };
 };
 
 /** Whether OAuth is served at `origin`: over https, or over http on a loopback host, as OAuth 2.1 allows. */
@@ -60,13 +126,13 @@ export const resourceOf = (origin: string) => `${origin}/mcp`;
 
 // The issuer and the resource are the origin a request came to (the workers.dev name, a custom domain, or
 // localhost): one server per origin, each built on its first request.
-const servers = new Map<string, OAuthAuthorizationServer<Env>>();
+const servers = new Map<string, OAuthAuthorizationServer<OAuthEnv>>();
 
 /** The authorization server of `origin`. */
 export const authorizationServer = (origin: string) => {
 	let server = servers.get(origin);
 	if (!server) {
-		server = new OAuthAuthorizationServer<Env>({
+		server = new OAuthAuthorizationServer<OAuthEnv>({
 			issuer: origin,
 			resources: [resourceOf(origin)],
 			defaultResource: resourceOf(origin),
@@ -84,14 +150,16 @@ export const authorizationServer = (origin: string) => {
 	return server;
 };
 
-/** The client id a request to the authorization server names, in its query or its form body. */
-const clientIdOf = async (request: Request) => {
-	const query = new URL(request.url).searchParams.get("client_id");
-	if (query !== null || request.method !== "POST") return query;
+/** The form a POST to the authorization server carries (`application/x-www-form-urlencoded`), if it does. */
+const formOf = async (request: Request) => {
 	const type = request.headers.get("content-type") ?? "";
-	if (!type.startsWith("application/x-www-form-urlencoded")) return null;
-	return new URLSearchParams(await request.clone().text()).get("client_id");
+	if (request.method !== "POST" || !type.startsWith("application/x-www-form-urlencoded")) return;
+	return new URLSearchParams(new TextDecoder().decode(await request.clone().arrayBuffer()));
 };
+
+/** The client id a request to the authorization server names, in its query or its form body. */
+const clientIdOf = async (request: Request) =>
+	new URL(request.url).searchParams.get("client_id") ?? (await formOf(request))?.get("client_id");
 
 /**
  * Why the client id `request` names, a URL the library would fetch (a client metadata document), may not be
@@ -106,15 +174,23 @@ export const clientIdRefusal = async (request: Request, env: Env) => {
 	return why && `The client id may not be fetched: ${why}.`;
 };
 
-/**
- * The authorization server's answer to `request`, a request to one of its endpoints; a client id URL that names a
- * host that is not public is refused before the library fetches it (`invalid_client`).
- */
-export const serveOAuth = async (request: Request, env: Env, ctx: ExecutionContext) => {
+/** A client id URL that names a host that is not public is refused before the library fetches it. */
+const unfetchableClient = async (request: Request, env: Env) => {
 	const refusal = await clientIdRefusal(request, env);
-	if (refusal !== undefined) {
-		const body = { error: "invalid_client", error_description: refusal };
-		return Response.json(body, { status: 400, headers: { "cache-control": "no-store" } });
+	return refusal === undefined ? undefined : oauthError("invalid_client", refusal);
+};
+
+/** Our checks before the library's, in order: each answers the request with an OAuth error, or lets it on. */
+const checks = [unfetchableClient];
+
+/** The authorization server's answer to `request`, a request to one of the endpoints the library serves. */
+export const serveOAuth = async (request: Request, env: Env, ctx: ExecutionContext) => {
+	for (const check of checks) {
+		const refused = await check(request, env);
+		if (refused) return refused;
 	}
-	return authorizationServer(new URL(request.url).origin).fetch(request, env, ctx);
+	// The library tells its token callback the scope a request asked only as it narrowed it: this tells it as asked.
+	const asked = (await formOf(request))?.get("scope")?.split(" ").filter(Boolean);
+	const server = authorizationServer(new URL(request.url).origin);
+	return server.fetch(request, { ...env, ASKED_SCOPE: asked }, ctx);
 };
