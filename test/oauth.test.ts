@@ -663,3 +663,62 @@ describe("refreshing a token", () => {
 		expect(await renewal.json()).toMatchObject({ error: "invalid_grant" });
 	});
 });
+
+describe("registering a client", () => {
+	/** A registration of `metadata` over the usual public client's, from `address`. */
+	const register = (metadata: Record<string, unknown>, address = "192.0.2.1", bindings = {}) =>
+		fetchWorker(
+			"/register",
+			{
+				method: "POST",
+				headers: { "content-type": "application/json", "cf-connecting-ip": address },
+				body: JSON.stringify({
+					client_name: "Test agent",
+					redirect_uris: [redirectUri],
+					token_endpoint_auth_method: "none",
+					...metadata,
+				}),
+			},
+			origin,
+			bindings,
+		);
+	/** `count` loopback redirect URIs of `length` characters each. */
+	const uris = (count: number, length = 64) =>
+		Array.from({ length: count }, (_, index) => `${redirectUri}/${index}/`.padEnd(length, "x"));
+
+	it("takes at most 10 redirect URIs of at most 2,048 characters: beyond, invalid_redirect_uri", async () => {
+		expect((await register({ redirect_uris: uris(10) })).status).toBe(201);
+		expect((await register({ redirect_uris: uris(1, 2048) })).status).toBe(201);
+		for (const redirect_uris of [uris(11), uris(1, 2049)]) {
+			const refused = await register({ redirect_uris });
+			expect(refused.status).toBe(400);
+			expect(await refused.json()).toEqual({
+				error: "invalid_redirect_uri",
+				error_description: expect.any(String),
+			});
+		}
+	});
+
+	it("takes a client name of at most 100 characters and 8 KiB in all: beyond, invalid_client_metadata", async () => {
+		expect((await register({ client_name: "n".repeat(100) })).status).toBe(201);
+		for (const metadata of [{ client_name: "n".repeat(101) }, { software_id: "s".repeat(8192) }]) {
+			const refused = await register(metadata);
+			expect(refused.status).toBe(400);
+			expect(await refused.json()).toEqual({
+				error: "invalid_client_metadata",
+				error_description: expect.any(String),
+			});
+		}
+	});
+
+	it("counts registrations per address: past the budget, 429 with Retry-After, and another address goes on", async () => {
+		const tiny = { REGISTER_LIMITER: env.TINY_LIMITER };
+		expect((await register({}, "198.51.100.31", tiny)).status).toBe(201);
+		expect((await register({}, "198.51.100.31", tiny)).status).toBe(201);
+		const refused = await register({}, "198.51.100.31", tiny);
+		expect(refused.status).toBe(429);
+		expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+		expect(await refused.json()).toMatchObject({ error: "temporarily_unavailable" });
+		expect((await register({}, "198.51.100.32", tiny)).status).toBe(201);
+	});
+});

@@ -1,4 +1,5 @@
 import {
+	type ClientRegistrationCallbackOptions,
 	OAuthAuthorizationServer,
 	OAuthError,
 	type TokenExchangeCallbackOptions,
@@ -115,6 +116,34 @@ const whileTheHolderWorks = async ({
 	return { accessTokenTTL: Math.max(60, Math.min(accessTokenSeconds, left)), accessTokenScope };
 };
 
+/** How far a registration may go: POST /register is unauthenticated, and each client stays in OAUTH_KV. */
+const registrationBounds = {
+	redirectUris: 10,
+	redirectUriLength: 2048,
+	clientNameLength: 100,
+	bodyBytes: 8 * 1024,
+};
+
+/** Why a registration goes beyond {@link registrationBounds}, if it does: an RFC 7591 §3.2.2 error. */
+const beyondBounds = async ({ clientMetadata, request }: ClientRegistrationCallbackOptions) => {
+	const { redirect_uris: uris, client_name: name } = clientMetadata;
+	const { redirectUris, redirectUriLength, clientNameLength, bodyBytes } = registrationBounds;
+	if ((await request.arrayBuffer()).byteLength > bodyBytes) {
+		return { code: "invalid_client_metadata", description: `At most ${bodyBytes} bytes in all.` };
+	}
+	if (Array.isArray(uris) && uris.length > redirectUris) {
+		return { code: "invalid_redirect_uri", description: `At most ${redirectUris} redirect URIs.` };
+	}
+	if (Array.isArray(uris) && uris.some((uri) => String(uri).length > redirectUriLength)) {
+		const description = `A redirect URI has at most ${redirectUriLength} characters.`;
+		return { code: "invalid_redirect_uri", description };
+	}
+	if (typeof name === "string" && name.length > clientNameLength) {
+		const description = `A client name has at most ${clientNameLength} characters.`;
+		return { code: "invalid_client_metadata", description };
+	}
+};
+
 /** Whether OAuth is served at `origin`: over https, or over http on a loopback host, as OAuth 2.1 allows. */
 export const servesOAuth = (origin: string) => {
 	const { protocol, hostname } = new URL(origin);
@@ -142,6 +171,7 @@ export const authorizationServer = (origin: string) => {
 			scopesSupported: agentScopes,
 			accessTokenTTL: accessTokenSeconds,
 			tokenExchangeCallback: whileTheHolderWorks,
+			clientRegistrationCallback: beyondBounds,
 			allowPrivateUseRedirectUris: true,
 			clientIdMetadataDocumentEnabled: true,
 		});
@@ -180,8 +210,25 @@ const unfetchableClient = async (request: Request, env: Env) => {
 	return refusal === undefined ? undefined : oauthError("invalid_client", refusal);
 };
 
+/**
+ * Registrations are counted per address on a budget of their own (wrangler.toml), so that one address cannot fill
+ * OAUTH_KV with clients (RFC 7591 §3: a server may limit them). A limiter that fails lets them through (logged).
+ */
+const registrationsSpent = async (request: Request, env: Env) => {
+	if (new URL(request.url).pathname !== oauthPaths.register) return undefined;
+	const key = request.headers.get("cf-connecting-ip") ?? "unknown";
+	const { success } = await env.REGISTER_LIMITER.limit({ key }).catch((error) => {
+		log("warn", { part: "rate-limiter", error: String(error) });
+		return { success: true };
+	});
+	const description = "Too many client registrations from this address; try again in a minute.";
+	return success
+		? undefined
+		: oauthError("temporarily_unavailable", description, 429, { "Retry-After": "60" });
+};
+
 /** Our checks before the library's, in order: each answers the request with an OAuth error, or lets it on. */
-const checks = [unfetchableClient];
+const checks = [registrationsSpent, unfetchableClient];
 
 /** The authorization server's answer to `request`, a request to one of the endpoints the library serves. */
 export const serveOAuth = async (request: Request, env: Env, ctx: ExecutionContext) => {
