@@ -722,3 +722,80 @@ describe("registering a client", () => {
 		expect((await register({}, "198.51.100.32", tiny)).status).toBe(201);
 	});
 });
+
+describe("every OAuth answer", () => {
+	/** The secure headers of an API answer, by name: every OAuth answer carries the same. */
+	const secureHeaders = async () => {
+		const names = [
+			"content-security-policy",
+			"cross-origin-resource-policy",
+			"referrer-policy",
+			"strict-transport-security",
+			"x-content-type-options",
+			"x-frame-options",
+		];
+		const answer = await fetchWorker("/pets");
+		return Object.fromEntries(names.map((name) => [name, answer.headers.get(name)]));
+	};
+
+	it("of the library's endpoints carries X-Request-Id and the API's secure headers, and tokens no-store", async () => {
+		const expected = await secureHeaders();
+		expect(expected["x-content-type-options"]).toBe("nosniff");
+		const key = await makeKey(["orders:write"]);
+		const { clientId, code, verifier } = await consentCode(key.secret, "orders:write");
+		const answers = {
+			metadata: await fetchWorker("/.well-known/oauth-authorization-server"),
+			registered: await registerClient(),
+			refusedRegistration: await registerClient(["http://attacker.example/callback"]),
+			token: await exchange(code, clientId, verifier),
+			refusedToken: await exchange(code, clientId, verifier),
+		};
+		for (const [name, answer] of Object.entries(answers)) {
+			expect(answer.headers.get("x-request-id"), name).toMatch(/^[\w-]+$/);
+			for (const [header, value] of Object.entries(expected)) {
+				expect(answer.headers.get(header), `${name}: ${header}`).toBe(value);
+			}
+		}
+		expect(answers.token.status).toBe(200);
+		expect(answers.token.headers.get("cache-control")).toBe("no-store");
+		expect(answers.refusedToken.headers.get("cache-control")).toBe("no-store");
+	});
+
+	it("lets a browser client reach the library's endpoints: preflights answered, CORS on the answers", async () => {
+		const browser = { origin: "https://inspector.example" };
+		for (const path of ["/token", "/register", "/.well-known/oauth-authorization-server"]) {
+			const preflight = await fetchWorker(path, {
+				method: "OPTIONS",
+				headers: {
+					...browser,
+					"access-control-request-method": "POST",
+					"access-control-request-headers": "content-type",
+				},
+			});
+			expect(preflight.status, path).toBe(204);
+			expect(preflight.headers.get("access-control-allow-origin"), path).toBeTruthy();
+		}
+		const metadata = await fetchWorker("/.well-known/oauth-authorization-server", {
+			headers: browser,
+		});
+		expect(metadata.headers.get("access-control-allow-origin")).toBeTruthy();
+	});
+
+	it("of the consent page and the resource's metadata carries X-Request-Id and the secure headers too", async () => {
+		const clientId = await newClient();
+		const { query } = await authorization(clientId, "orders:write");
+		const key = await makeKey(["orders:write"]);
+		for (const answer of [
+			await fetchWorker("/.well-known/oauth-protected-resource/mcp"),
+			await fetchWorker(`/authorize?${query}`),
+			await fetchWorker(
+				"/authorize",
+				form({ request: query, credential: key.secret, decision: "allow" }),
+			),
+		]) {
+			expect(answer.headers.get("x-request-id")).toMatch(/^[\w-]+$/);
+			expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
+			expect(answer.headers.get("x-frame-options")).toBe("DENY");
+		}
+	});
+});

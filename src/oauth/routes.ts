@@ -18,13 +18,15 @@ import {
 	clientIdRefusal,
 	oauthPaths,
 	resourceOf,
+	serveOAuth,
 	servesOAuth,
 } from "./server";
 
 // The OAuth routes: the protected resource's metadata, and GET /authorize, the consent page of an agent's sign-in, are
 // ours. The page names the client and where it will be sent back, lists the scopes asked, and asks the person for an
 // API key or the root token; POST /authorize grants the asked scopes that credential holds, never more, and sends the
-// browser straight back to the client. The authorization server's own endpoints are the library's.
+// browser straight back to the client. The authorization server's own endpoints are the library's, served through
+// the app like every other answer.
 
 /**
  * A page of this API: no script, nothing from elsewhere, never framed. `sendsTo` is where its form may send the
@@ -143,6 +145,19 @@ const resourceMetadata = (c: Context<AppEnv>) => {
 	});
 };
 
+/**
+ * The library's answer to a request to one of its endpoints, through the app's middleware: it carries the request id,
+ * the secure headers and the caching policy every answer carries, under the library's own headers.
+ */
+const library = async (c: Context<AppEnv>) => {
+	// The app's JSON check may have read the body: Hono keeps what it read for a second reader.
+	const { raw } = c.req;
+	const request = raw.body ? new Request(raw, { body: await c.req.arrayBuffer() }) : raw;
+	// Hono types the Worker's execution context with fewer members than the runtime gives it.
+	const answer = await serveOAuth(request, c.env, c.executionCtx as ExecutionContext);
+	return c.newResponse(answer.body, answer);
+};
+
 /** Refuses a request to an origin where OAuth is not served. */
 const served: MiddlewareHandler<AppEnv> = async (c, next) => {
 	if (!servesOAuth(new URL(c.req.url).origin)) {
@@ -154,6 +169,8 @@ const served: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const oauthRoutes = new Hono<AppEnv>()
 	.use(oauthPaths.authorize, served)
 	.use(`${oauthPaths.resourceMetadata}/*`, served)
+	// Every method: the library answers those it does not take.
+	.on("ALL", [oauthPaths.token, oauthPaths.register, oauthPaths.serverMetadata], served, library)
 	// At the path RFC 9728 derives from the resource, and at the root, where clients of the 2025 revision look.
 	.on("GET", [`${oauthPaths.resourceMetadata}/mcp`, oauthPaths.resourceMetadata], resourceMetadata)
 	.get(oauthPaths.authorize, async (c) => {
