@@ -21,10 +21,12 @@ export const rpcError = (
 	id: unknown = null,
 ) => c.json({ jsonrpc: "2.0", id, error }, status as ContentfulStatusCode);
 
+/** Whether a credential is an agent's OAuth token, `user:grant:secret`: no key or root token holds a `:`. */
+const isOAuthToken = (credential: string) => credential.includes(":");
+
 /** The client a `/mcp` credential authenticates: a key, the root token, or an agent's token issued for `/mcp`. */
 const clientOf = async (c: Context<AppEnv>, credential: string) => {
-	// An OAuth token is `user:grant:secret`; no key or root token holds a `:`.
-	if (!credential.includes(":")) return credentialClient(c, credential);
+	if (!isOAuthToken(credential)) return credentialClient(c, credential);
 	const origin = new URL(c.req.url).origin;
 	if (!servesOAuth(origin)) return undefined;
 	const token = await authorizationServer(origin).validateToken<GrantProps>(
@@ -53,8 +55,10 @@ const challenge = (
 
 /**
  * Who a `/mcp` request acts as, if it may call the tool it names: one whose operation needs a scope needs a
- * credential that holds it; a credential that fails is refused whatever the request. The refusals are HTTP ones,
- * where an OAuth client looks: 401 saying where to sign in and what scope to ask, 403 `insufficient_scope`.
+ * credential; a credential that fails is refused whatever the request. The refusals are HTTP ones, where an OAuth
+ * client looks: 401 saying where to sign in and what scope to ask, and, to an OAuth token lacking the scope, 403
+ * `insufficient_scope` (it can step up). A key or the root token lacking it gets the operation's own `forbidden`,
+ * a tool error a model can read and say: a key cannot step up.
  */
 export const authorize = async (c: Context<AppEnv>, tool: ApiTool | undefined, id: unknown) => {
 	const presented = bearerOf(c);
@@ -66,7 +70,7 @@ export const authorize = async (c: Context<AppEnv>, tool: ApiTool | undefined, i
 		return challenge(c, new ApiError("unauthorized"), { error, scope }, id);
 	}
 	if (scope && !client) return challenge(c, new ApiError("unauthorized"), { scope }, id);
-	if (scope && !client?.scopes.includes(scope)) {
+	if (scope && presented && isOAuthToken(presented) && !client?.scopes.includes(scope)) {
 		return challenge(c, insufficientScope(scope), { error: "insufficient_scope", scope }, id);
 	}
 	return { client };

@@ -4,7 +4,7 @@ import { exposeHeaders } from "../http/cors";
 import { errorBody } from "../http/errors";
 import { isObject } from "../http/json-body";
 import { invalidRequest } from "../http/validation";
-import { ApiError, invalid } from "../models/error";
+import { ApiError, type ErrorDetail, invalid } from "../models/error";
 import type { ApiTool, Place } from "./tools";
 
 /** What a tool call takes from the MCP request it arrived on. */
@@ -85,34 +85,46 @@ const withoutNulls = (body: unknown, schema: Schema) =>
 			)
 		: body;
 
-/** The arguments by request part, each part checked by the route's own schema so a call never leaves its route. */
+/**
+ * The arguments by request part, each part checked by the route's own schema so a call never leaves its route;
+ * refused with every problem named at once, as the API names a request's.
+ */
 const partsOf = (tool: ApiTool, args: unknown) => {
 	if (!isObject(args)) throw invalid("arguments", "must be an object");
 	const text: Record<TextPlace, Record<string, unknown>> = { path: {}, query: {}, header: {} };
+	const problems: ErrorDetail[] = [];
 	let body: unknown;
 	const { properties, required } = tool.tool.inputSchema as Required<Schema>;
 	for (const [name, value] of Object.entries(args)) {
 		const place = Object.hasOwn(tool.places, name) ? tool.places[name] : undefined;
-		if (!place) throw invalid(`arguments.${name}`, "Unknown argument.");
+		if (!place) problems.push({ path: `arguments.${name}`, message: "Unknown argument." });
 		// `null` for an optional argument is how many clients say "not given".
-		if (value === undefined || (value === null && !required.includes(name))) continue;
+		if (!place || value === undefined || (value === null && !required.includes(name))) continue;
 		if (place === "body") {
 			body = withoutNulls(value, properties[name]);
 			continue;
 		}
 		const why = mistyped(properties[name], value);
-		if (why) throw invalid(`${place}.${name}`, why);
-		text[place][name] = asText(value);
+		if (why) problems.push({ path: `${place}.${name}`, message: why });
+		else text[place][name] = asText(value);
 	}
+	/** Whether `value` passes `schema`; if not, its problems are added. */
+	const check = (schema: unknown, value: unknown, target: string) => {
+		const result = (schema as z.ZodType | undefined)?.safeParse(value);
+		if (result?.success !== false) return true;
+		problems.push(...(invalidRequest(result.error, target).details ?? []));
+		return false;
+	};
 	for (const [place, key, target] of parts) {
 		// A part without arguments cannot leave the route; the app itself says what it lacks.
 		if (!Object.keys(text[place]).length) continue;
-		const schema = tool.route.request?.[key] as z.ZodType | undefined;
-		for (const check of place === "header" ? [headerText, schema] : [schema]) {
-			const result = check?.safeParse(text[place]);
-			if (result?.success === false) throw invalidRequest(result.error, target);
-		}
+		// What HTTP cannot carry is said once, before the route's own rules.
+		if (place === "header" && !check(headerText, text.header, target)) continue;
+		check(tool.route.request?.[key], text[place], target);
 	}
+	const json = tool.route.request?.body?.content["application/json"];
+	if (body !== undefined && json && "schema" in json) check(json.schema, body, "json");
+	if (problems.length > 0) throw new ApiError("validation_error", undefined, problems);
 	return { ...(text as Record<TextPlace, Record<string, string>>), body };
 };
 
@@ -146,9 +158,13 @@ const nextCursor = (link: string | null) => {
  * The tool result of an API answer: its body as structured content (a page as `{ items, nextCursor }`) and as text,
  * an error as a tool error; the status and the headers a client reads in `_meta`.
  */
-const resultOf = async (response: Response): Promise<CallToolResult> => {
-	const raw = await response.text();
-	const body: unknown = raw ? JSON.parse(raw) : undefined;
+const resultOf = async (response: Response, withholdsSecret = false): Promise<CallToolResult> => {
+	let raw = await response.text();
+	let body: unknown = raw ? JSON.parse(raw) : undefined;
+	if (withholdsSecret && isObject(body) && "secret" in body) {
+		const { secret: _, ...rest } = body;
+		[body, raw] = [rest, JSON.stringify(rest)];
+	}
 	const cursor = nextCursor(response.headers.get("link"));
 	const structured = Array.isArray(body)
 		? { items: body, ...(cursor && { nextCursor: cursor }) }
@@ -170,10 +186,11 @@ const resultOf = async (response: Response): Promise<CallToolResult> => {
 /** Calls the operation through the app, as the HTTP request it stands for; invalid arguments are its 400. */
 export const callOperation = async (tool: ApiTool, args: unknown, caller: Caller) => {
 	try {
-		return resultOf(await caller.fetch(requestOf(tool, args, caller)));
+		return resultOf(await caller.fetch(requestOf(tool, args, caller)), tool.withholdsSecret);
 	} catch (error) {
 		if (!(error instanceof ApiError)) throw error;
 		const body = errorBody(error.code, error.message, error.details);
-		return resultOf(Response.json(body, { status: error.status }));
+		const headers = { "X-Request-Id": caller.headers.get("x-request-id") ?? "" };
+		return resultOf(Response.json(body, { status: error.status, headers }));
 	}
 };

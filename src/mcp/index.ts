@@ -29,9 +29,19 @@ const unservedVersion = (message: Message, header: string | undefined) => {
 	return message.method === "initialize" && header < current ? undefined : header;
 };
 
-/** Where a 2025-11-25 message's `Mcp-Method` or `Mcp-Name` header belies its body (a gateway may route on it). */
+/**
+ * Where a header belies the body, checked before any version: the current revision's `MCP-Protocol-Version` against
+ * its `_meta` (the SDK checks its other headers), a 2025-11-25 message's `Mcp-Method` or `Mcp-Name` (a gateway may
+ * route on them).
+ */
 const headerMismatch = (message: Message, req: HonoRequest) => {
-	if (message.params?._meta?.[versionKey] !== undefined) return undefined;
+	const claimed = message.params?._meta?.[versionKey];
+	if (claimed !== undefined) {
+		const header = req.header("mcp-protocol-version");
+		return header !== undefined && header !== claimed
+			? `the MCP-Protocol-Version header says ${header}, _meta ${String(claimed)}`
+			: undefined;
+	}
 	const [method, name] = [req.header("mcp-method"), req.header("mcp-name")];
 	if (method !== undefined && method !== message.method) {
 		return `the Mcp-Method header says ${method}, the body ${String(message.method)}`;
@@ -106,16 +116,15 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 		if (address) headers.set("cf-connecting-ip", address);
 		// Its calls act as the client it authenticated, whatever the credential: a key, the root token or a grant.
 		const env = { ...c.env, READ_LIMITER: budgetSpent, ACTING_CLIENT: authorized.client };
-		const requested = unservedVersion(message, c.req.header("mcp-protocol-version"));
 		const mismatch = headerMismatch(message, c.req);
-		const refusal =
-			requested !== undefined
-				? {
-						code: -32022,
-						message: "Unsupported protocol version",
-						data: { supported: servedVersions, requested },
-					}
-				: mismatch && { code: -32020, message: `Header mismatch: ${mismatch}.` };
+		const requested = unservedVersion(message, c.req.header("mcp-protocol-version"));
+		const refusal = mismatch
+			? { code: -32020, message: `Header mismatch: ${mismatch}.` }
+			: requested !== undefined && {
+					code: -32022,
+					message: "Unsupported protocol version",
+					data: { supported: servedVersions, requested },
+				};
 		const answer = refusal
 			? rpcError(c, 400, refusal, message.id)
 			: await serveMcp(c.req.raw, message, tools, {

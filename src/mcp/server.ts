@@ -21,7 +21,7 @@ export type Message = {
 const cacheHint = { ttlMs: 60 * 60 * 1000, cacheScope: "public" } as const;
 
 /** Answers one MCP message statelessly; the call (not the SDK) refuses non-object `arguments`, as the API would. */
-export const serveMcp = (
+export const serveMcp = async (
 	request: Request,
 	message: Message,
 	tools: Map<string, ApiTool>,
@@ -51,9 +51,15 @@ export const serveMcp = (
 		});
 		return server;
 	});
-	return handler.fetch(request, {
+	const answer = await handler.fetch(request, {
 		parsedBody: isObject(args)
 			? message
 			: { ...message, params: { ...message.params, arguments: {} } },
 	});
+	if (message.method !== "server/discover" || !answer.ok) return answer;
+	// The SDK's discovery lists the current revision alone (a 2025 client negotiates with `initialize`); `/mcp`
+	// answers one list everywhere it names its revisions, its -32022 errors' included.
+	const discovered = await answer.json<{ result: { supportedVersions: string[] } }>();
+	discovered.result.supportedVersions = [...servedVersions];
+	return Response.json(discovered, answer);
 };

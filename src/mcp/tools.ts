@@ -23,12 +23,30 @@ type Argument = Described & { name: string; in: Place; schema: Schema };
 /** Where an argument goes: the part of the request the document's `in` names, or the body. */
 export type Place = "path" | "query" | "header" | "body";
 
-/** A tool: what `tools/list` shows, the route it calls, where each argument goes, and the scope it needs. */
+/**
+ * A tool: what `tools/list` shows, the route it calls, where each argument goes, the scope it needs, and whether
+ * its answer's `secret` is withheld.
+ */
 export type ApiTool = {
 	tool: Tool;
 	route: RouteConfig;
 	places: Record<string, Place>;
 	scope?: Scope;
+	withholdsSecret: boolean;
+};
+
+/** A secret never reaches a model's context: a tool answers without the operation's `secret`, and says where it is. */
+const secretNote =
+	"The answer leaves out `secret`, which is shown once over REST only (a new one by `POST /webhooks/{webhookId}/rotate-secret`): a secret never passes through a model's context.";
+
+/** What a tool's `cursor` argument is, where a page is `{ items, nextCursor }`. */
+const cursorDescription = "The `nextCursor` of the previous page: omit it for the first page.";
+
+/** An output schema without its `secret`. */
+const withoutSecret = ({ properties, required, ...schema }: Schema): Schema => {
+	const { secret: _, ...kept } = properties as Record<string, Schema>;
+	const left = (required as string[] | undefined)?.filter((name) => name !== "secret");
+	return { ...schema, properties: kept, ...(left && { required: left }) };
 };
 
 /** Where a tool's `_meta` says the lifecycle its route declares. */
@@ -133,7 +151,10 @@ const toolOf = (
 		...(operation.parameters ?? []).filter((p) => p.name !== "If-None-Match"),
 		...(schema ? [{ ...body, name: "body", in: "body" as const, schema }] : []),
 	];
-	const success = jsonOf(responses[200] ?? responses[201]);
+	const answered = jsonOf(responses[200] ?? responses[201]);
+	const output = answered && inline(answered, true);
+	const withholdsSecret = output !== undefined && "secret" in propertiesOf(output);
+	const success = withholdsSecret ? withoutSecret(output) : output;
 	// Its own refusals, beside those any tool may meet (the server's instructions name them).
 	const refusals = [...(scope ? ["unauthorized", "forbidden"] : []), ...errors];
 	const name = operation.operationId ?? `${method}_${route.path}`;
@@ -157,6 +178,7 @@ const toolOf = (
 				// The title is the tool's own field.
 				lifecycleNotes.length > 0 && `${lifecycleNotes.join("; ")}.`,
 				operation.description,
+				withholdsSecret && secretNote,
 				refusals.length > 0 && `May refuse: ${refusals.map((code) => `\`${code}\``).join(", ")}.`,
 				`${method} ${route.path}`,
 			]
@@ -167,16 +189,19 @@ const toolOf = (
 				properties: Object.fromEntries(
 					args.map((arg) => [
 						arg.name,
-						{ ...inline(arg.schema), ...(arg.description && { description: arg.description }) },
+						{
+							...inline(arg.schema),
+							...(arg.description && { description: arg.description }),
+							...(arg.name === "cursor" &&
+								arg.in === "query" && { description: cursorDescription }),
+						},
 					]),
 				),
 				required: args.filter((arg) => arg.required).map((arg) => arg.name),
 				additionalProperties: false,
 			},
 			// A refusal is a tool error carrying the `Error`, which some clients (the Inspector) hold to it too.
-			...(success && {
-				outputSchema: { type: "object", anyOf: [page(inline(success, true)), refusal] },
-			}),
+			...(success && { outputSchema: { type: "object", anyOf: [page(success), refusal] } }),
 			annotations: {
 				readOnlyHint: !isWrite(method),
 				destructiveHint: method === "DELETE",
@@ -196,6 +221,7 @@ const toolOf = (
 		route,
 		places: Object.fromEntries(args.map((arg) => [arg.name, arg.in])),
 		scope,
+		withholdsSecret,
 	};
 };
 
