@@ -58,6 +58,8 @@ export default defineConfig(async () => ({
 					PROJECT_PATHS: projectPaths(),
 					SOURCES: sources(),
 					SEED_SQL: readFileSync("src/db/seed.sql", "utf8"),
+					// test/client.test.ts holds what `petstore-api/client` ships to the routes (`npm run client:build`).
+					CLIENT_DECLARATIONS: readFileSync("dist/client.d.ts", "utf8"),
 				},
 				// A database without tables, beside DB: a statement that fails there fails as in production.
 				d1Databases: { EMPTY_DB: "petstore-empty" },

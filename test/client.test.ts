@@ -1,6 +1,7 @@
+import { env } from "cloudflare:workers";
 import { hc } from "hono/client";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import type { AppType } from "../src/app";
+import { type AppType, createApp } from "../src/app";
 import { origin, testApp, token, uniqueName } from "./support/api";
 
 /** The typed client the README shows, talking to the Worker under test. */
@@ -57,5 +58,19 @@ describe("the typed client", () => {
 		expectTypeOf<CreateCategory["description"]>().toEqualTypeOf<string | undefined>();
 		// A pet needs its category.
 		expectTypeOf<{ name: string }>().not.toExtend<CreatePet>();
+	});
+
+	it("ships declarations that hold every route the app serves: a new one fails here until `npm run client:build`", () => {
+		const lagging = createApp()
+			.openAPIRegistry.definitions.flatMap((definition) =>
+				definition.type === "route" ? [definition.route] : [],
+			)
+			.map(({ method, path }) => ({ method, path: path.replace(/\{(\w+)\}/g, ":$1") }))
+			// As the declarations write each: `"/pets/:petId": { $get: {`.
+			.filter(
+				({ method, path }) =>
+					!env.CLIENT_DECLARATIONS.includes(`"${path}": {\n        $${method}: {`),
+			);
+		expect(lagging, "dist/client.d.ts lags the routes: run `npm run client:build`").toEqual([]);
 	});
 });

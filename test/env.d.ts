@@ -12,6 +12,8 @@ declare namespace Cloudflare {
 		SOURCES: Record<string, string>;
 		PROJECT_PATHS: string[];
 		SEED_SQL: string;
+		/** Defined in vitest.config.ts: dist/client.d.ts, what `petstore-api/client` ships. */
+		CLIENT_DECLARATIONS: string;
 		/** Defined in vitest.config.ts: runs per fuzz property. */
 		FUZZ_RUNS: string;
 		/** Defined in vitest.config.ts: a D1 database with no tables, where every statement fails. */
