@@ -6,6 +6,20 @@ import { defineConfig } from "vitest/config";
 import { raisedLimiters } from "./test/support/limiters.ts";
 import { documentation, projectPaths, sources } from "./test/support/project.ts";
 
+/**
+ * Files that walk the document or the README over a fresh seed, or change the Worker's env: each runs in a runtime
+ * of its own, with a database of its own.
+ */
+const ownRuntime = [
+	"test/code-samples.test.ts",
+	"test/contract.test.ts",
+	"test/examples.test.ts",
+	"test/readme.test.ts",
+	"test/round-trips.test.ts",
+	"test/name-keys.test.ts",
+	"test/sessions.test.ts",
+];
+
 /** The secrets wrangler.toml requires, as the suite sets them. */
 const secrets = {
 	// Two tokens, as during a rotation, each long enough for production.
@@ -75,9 +89,22 @@ export default defineConfig(async () => ({
 		}),
 	],
 	test: {
-		include: ["test/**/*.test.ts"],
 		setupFiles: ["./test/setup/apply-migrations.ts"],
 		// Show logs (a 500 logs its error) only for the tests that fail.
 		silent: "passed-only",
+		projects: [
+			// Most files make their own data and share a runtime and its database, one file after another: each
+			// file's own runtime would cost more starting than its tests take.
+			{
+				extends: true,
+				test: {
+					name: "shared",
+					include: ["test/**/*.test.ts"],
+					exclude: ownRuntime,
+					isolate: false,
+				},
+			},
+			{ extends: true, test: { name: "own runtime", include: ownRuntime } },
+		],
 	},
 }));
