@@ -2,6 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
+import { authorizationServer } from "../src/oauth/server";
 import { api, send, stockedPet, stockOf, testApp, token, uniqueName } from "./support/api";
 import { toolCall } from "./support/mcp";
 import { mockReceivers, receiverUrl } from "./support/webhooks";
@@ -260,10 +261,17 @@ describe("signing an agent in", () => {
 		expect(consent.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
 	});
 
-	it("names a client by its id when its name would reorder or hide text", async () => {
+	it("names a client by its id when its name would reorder or hide text, which registration refuses", async () => {
 		const spoof = "Evil\u202eppA detsurT";
-		const registered = await registerClient([redirectUri], spoof);
-		const { client_id } = await registered.json<{ client_id: string }>();
+		expect((await registerClient([redirectUri], spoof)).status).toBe(400);
+		// A client named elsewhere than by registration, as a client metadata document names one.
+		const { clientId: client_id } = await authorizationServer(origin)
+			.getOAuthApi(env)
+			.createClient({
+				redirectUris: [redirectUri],
+				clientName: spoof,
+				tokenEndpointAuthMethod: "none",
+			});
 		const { query } = await authorization(client_id, "orders:write");
 		const page = await (await fetchWorker(`/authorize?${query}`)).text();
 		expect(page).not.toContain("\u202e");
@@ -699,9 +707,15 @@ describe("registering a client", () => {
 		}
 	});
 
-	it("takes a client name of at most 100 characters and 8 KiB in all: beyond, invalid_client_metadata", async () => {
+	it("takes a client name of at most 100 characters, held to the API's name rules, and 8 KiB in all: beyond, invalid_client_metadata", async () => {
 		expect((await register({ client_name: "n".repeat(100) })).status).toBe(201);
-		for (const metadata of [{ client_name: "n".repeat(101) }, { software_id: "s".repeat(8192) }]) {
+		for (const metadata of [
+			{ client_name: "n".repeat(101) },
+			{ software_id: "s".repeat(8192) },
+			// A name is held to the API's name rules (§1): no invisible or bidirectional characters to pass for another.
+			{ client_name: "Cla\ufffbude" },
+			{ client_name: "Claude\u202e" },
+		]) {
 			const refused = await register(metadata);
 			expect(refused.status).toBe(400);
 			expect(await refused.json()).toEqual({

@@ -10,6 +10,7 @@ import { type GrantProps, grantHolderUntil } from "../http/auth";
 import { log, loggable } from "../http/log";
 import { failedPart } from "../http/platform";
 import { type Scope, scopes } from "../models/scopes";
+import { name } from "../models/text";
 import { destinationRefusal } from "../webhooks/destination";
 import { isLoopbackHost, urlProblem } from "../webhooks/url";
 
@@ -124,6 +125,8 @@ const registrationBounds = {
 	bodyBytes: 8 * 1024,
 };
 
+const clientName = name(registrationBounds.clientNameLength);
+
 /** Why a registration goes beyond {@link registrationBounds}, if it does: an RFC 7591 §3.2.2 error. */
 const beyondBounds = async ({ clientMetadata, request }: ClientRegistrationCallbackOptions) => {
 	const { redirect_uris: uris, client_name: name } = clientMetadata;
@@ -138,8 +141,10 @@ const beyondBounds = async ({ clientMetadata, request }: ClientRegistrationCallb
 		const description = `A redirect URI has at most ${redirectUriLength} characters.`;
 		return { code: "invalid_redirect_uri", description };
 	}
-	if (typeof name === "string" && name.length > clientNameLength) {
-		const description = `A client name has at most ${clientNameLength} characters.`;
+	// A name as the API takes one everywhere (§1): the consent page shows it to the person who signs in.
+	const named = name === undefined ? undefined : clientName.safeParse(name).error;
+	if (named) {
+		const description = `The client name ${named.issues[0].message} (at most ${clientNameLength} characters).`;
 		return { code: "invalid_client_metadata", description };
 	}
 };
