@@ -2,7 +2,7 @@ import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { getEndpoint } from "../src/webhooks/changes";
+import { getEndpoint } from "../src/resources/webhooks/queries";
 import { endpointOf } from "../src/webhooks/endpoints";
 import {
 	attemptsOf,

@@ -7,15 +7,15 @@ import { listPage, type Page } from "../../http/pagination";
 import { createRouter } from "../../http/router";
 import { writeContext } from "../../http/write-context";
 import { byId } from "../../models/id";
-import * as webhooks from "../../webhooks/changes";
 import { endpointOf } from "../../webhooks/endpoints";
+import * as queries from "./queries";
 import * as routes from "./routes";
 
 /** The webhooks the request's client acts on (see `ownedBy`). */
-const owned = (c: Context<AppEnv>) => webhooks.ownedBy(authenticated(c));
+const owned = (c: Context<AppEnv>) => queries.ownedBy(authenticated(c));
 
 /** The request's change to webhook `id`, within those. */
-const changeOf = (c: Context<AppEnv>, id: number): webhooks.Change => ({
+const changeOf = (c: Context<AppEnv>, id: number): queries.Change => ({
 	ctx: writeContext(c),
 	env: c.env,
 	id,
@@ -26,34 +26,34 @@ export const webhooksRouter = createRouter()
 	.openapi(routes.listWebhooks, async (c) => {
 		const query = c.req.valid("query");
 		const page = await listPage(c, query, (page) => webhook.page(c.var.db, page, owned(c)), byId);
-		const answered = page.map((one) => webhooks.withDeliveryState(c.env, one));
+		const answered = page.map((one) => queries.withDeliveryState(c.env, one));
 		return c.json(await Promise.all(answered), 200);
 	})
 	.openapi(routes.createWebhook, async (c) => {
 		const body = c.req.valid("json");
-		const created = await webhooks.createWebhook(writeContext(c), c.env, authenticated(c), body);
+		const created = await queries.createWebhook(writeContext(c), c.env, authenticated(c), body);
 		return c.json(withETag(c, created), 201, { Location: webhook.pathOf(created.id) });
 	})
 	.openapi(routes.getWebhook, async (c) => {
 		const found = await webhook.find(c.var.db, c.req.valid("param").webhookId, owned(c));
-		return c.json(withETag(c, await webhooks.withDeliveryState(c.env, found)), 200);
+		return c.json(withETag(c, await queries.withDeliveryState(c.env, found)), 200);
 	})
 	.openapi(routes.updateWebhook, async (c) => {
 		const change = changeOf(c, c.req.valid("param").webhookId);
-		const updated = await webhooks.updateWebhook(change, c.req.valid("json"));
+		const updated = await queries.updateWebhook(change, c.req.valid("json"));
 		return c.json(withETag(c, updated), 200);
 	})
 	.openapi(routes.deleteWebhook, async (c) => {
-		await webhooks.deleteWebhook(changeOf(c, c.req.valid("param").webhookId));
+		await queries.deleteWebhook(changeOf(c, c.req.valid("param").webhookId));
 		return c.body(null, 204);
 	})
 	.openapi(routes.rotateWebhookSecret, async (c) => {
-		const rotated = await webhooks.rotateWebhookSecret(changeOf(c, c.req.valid("param").webhookId));
+		const rotated = await queries.rotateWebhookSecret(changeOf(c, c.req.valid("param").webhookId));
 		return c.json(withETag(c, rotated), 200);
 	})
 	.openapi(routes.replayWebhook, async (c) => {
 		const change = changeOf(c, c.req.valid("param").webhookId);
-		await webhooks.replayWebhook(change, c.req.valid("json").after);
+		await queries.replayWebhook(change, c.req.valid("json").after);
 		return c.body(null, 202);
 	})
 	.openapi(routes.listWebhookDeliveries, async (c) => {

@@ -1,17 +1,17 @@
 import { count, eq, gte, isNull, type SQL, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { defineResource } from "../db/resource";
-import { webhook } from "../db/resources";
-import { webhooks } from "../db/schema";
-import { changeOne, createOne, removeOne, type WriteContext } from "../db/write";
-import { ApiError } from "../models/error";
-import { durations, limits } from "../models/limits";
-import type { Client } from "../models/scopes";
-import { type NewWebhook, Webhook, type WebhookPatch } from "../models/webhook";
-import { configOf, endpointColumns, endpointOf, retiring } from "./endpoints";
-import { replayedSecret } from "./replayed-secret";
-import { type SealedSecret, sealSecret } from "./secret-box";
-import { storableUrl } from "./url";
+import type { Db } from "../../db/client";
+import { defineResource } from "../../db/resource";
+import { webhook } from "../../db/resources";
+import { webhooks } from "../../db/schema";
+import { changeOne, createOne, removeOne, type WriteContext } from "../../db/write";
+import { ApiError } from "../../models/error";
+import { durations, limits } from "../../models/limits";
+import type { Client } from "../../models/scopes";
+import { type NewWebhook, Webhook, type WebhookPatch } from "../../models/webhook";
+import { configOf, endpointColumns, endpointOf, retiring } from "../../webhooks/endpoints";
+import { replayedSecret } from "../../webhooks/replayed-secret";
+import { type SealedSecret, sealSecret } from "../../webhooks/secret-box";
+import { storableUrl } from "../../webhooks/url";
 
 // The webhook operations: each changes the webhook's row in D1 and tells its Durable Object, and answers the webhook
 // with its delivery state (which its Durable Object keeps, outside its ETag).
