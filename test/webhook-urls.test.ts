@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { destinationRefusal } from "../src/webhooks/destination";
+import { destinationRefusal } from "../src/http/public-hosts";
 import { api, expectError, send, testApp } from "./support/api";
 
 /** A deployment: `WEBHOOKS_ALLOW_LOOPBACK` is "false" there (wrangler.toml). */

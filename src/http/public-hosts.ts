@@ -1,15 +1,16 @@
 import { parse } from "tldts";
-import { invalid } from "../models/error";
-import { limits } from "../models/limits";
+import { durations, limits } from "../models/limits";
 
-// Where a webhook may point, checked once, by the operations that store a URL.
+// The public-host rules: where the API itself may send a request (a webhook's deliveries, an OAuth client's
+// metadata document), checked when a URL is stored and again, as its name resolves, before each request; and which
+// host is this machine (loopback), which only local development may use.
 
 const tooLong = `must be at most ${limits.webhookUrl} characters`;
 
 /** The binding that decides where webhooks may point: "true" (local development) adds this machine. */
 type WebhookUrlEnv = Pick<Env, "WEBHOOKS_ALLOW_LOOPBACK">;
 
-export const loopback = "a loopback host";
+const loopback = "a loopback host";
 
 /** Whether a host (as `URL.hostname` writes it) is this machine: `localhost` and its names, 127.0.0.0/8, `[::1]`. */
 export const isLoopbackHost = (hostname: string) => hostRefusal(hostname) === loopback;
@@ -78,7 +79,7 @@ const ipv6Refusal = (address: bigint) => {
 };
 
 /** Why a host (normalised by `new URL`) is not public, if not; a name must lie below a Public Suffix List suffix. */
-export const hostRefusal = (hostname: string) => {
+const hostRefusal = (hostname: string) => {
 	if (hostname.startsWith("[")) return ipv6Refusal(ipv6Bits(hostname.slice(1, -1)));
 	// A host ending in a number is an IPv4 address, or `new URL` refuses it.
 	if (/^[\d.]+$/.test(hostname)) return rangeRefusal(ipv4Bits(hostname), ipv4Ranges);
@@ -97,7 +98,7 @@ export const hostRefusal = (hostname: string) => {
 /** Control characters (C0, DEL, C1) and whitespace, anywhere: `new URL` would silently drop or encode them. */
 const unsafeCharacters = /[\s\p{Cc}]/u;
 
-/** Why a webhook URL may not be stored where `env` runs, if it may not. */
+/** Why a URL the API would send to (a webhook's, an OAuth client id) may not be stored where `env` runs, if not. */
 export const urlProblem = (text: string, env: WebhookUrlEnv) => {
 	if (text.length > limits.webhookUrl) return tooLong;
 	if (unsafeCharacters.test(text)) return "must not contain control characters or whitespace";
@@ -114,9 +115,73 @@ export const urlProblem = (text: string, env: WebhookUrlEnv) => {
 	if (url.port !== "" && !local) return "must use the port of https, 443";
 };
 
-/** The URL as stored, normalised; a `validation_error` on `body.url` where `env` may not deliver to it. */
-export const storableUrl = (url: string, env: WebhookUrlEnv) => {
-	const problem = urlProblem(url, env);
-	if (problem !== undefined) throw invalid("body.url", problem);
-	return new URL(url).href;
+// Cloudflare documents no block on a Worker's `fetch` to a name that resolves to a private address (it refuses IP
+// literals, and `connect()` private networks, but says nothing of names), so a delivery resolves the name itself,
+// over DNS over HTTPS, and is sent only when every address is public. The URL's rules (above) were checked when it
+// was stored, but a name can be pointed anywhere after that, and the rules themselves can change (loopback is
+// allowed only in local development): every delivery checks its host again under the rules in force.
+
+const resolver = "https://cloudflare-dns.com/dns-query";
+const types = { A: 1, AAAA: 28 } as const;
+
+/** What a name resolved to, kept for its records' TTL (between 1 second and 5 minutes). */
+const resolved = new Map<string, { refusal: string | undefined; until: number }>();
+
+type DnsAnswer = { Status: number; Answer?: { type: number; data: string; TTL: number }[] };
+
+/** The name's records of `type`, per the resolver's JSON API. */
+const lookup = async (name: string, type: keyof typeof types) => {
+	const query = `${resolver}?name=${encodeURIComponent(name)}&type=${type}`;
+	const response = await fetch(query, {
+		headers: { accept: "application/dns-json" },
+		signal: AbortSignal.timeout(durations.deliveryTimeout),
+	});
+	if (!response.ok) throw new Error(`the DNS resolver answered ${response.status}`);
+	const { Status, Answer = [] } = await response.json<DnsAnswer>();
+	// 0: an answer (maybe empty); 3: no such name. Anything else is the resolver failing.
+	if (Status !== 0 && Status !== 3) throw new Error(`the DNS resolver failed (RCODE ${Status})`);
+	return Answer.filter((answer) => answer.type === types[type]);
+};
+
+const addressRefusal = (address: string) => {
+	const url = URL.parse(`https://${address.includes(":") ? `[${address}]` : address}/`);
+	return url ? hostRefusal(url.hostname) : "an address that is not one";
+};
+
+/**
+ * Why a delivery to `url` may not go now, under the rules `env` puts in force, if not: its host is not public, or
+ * its name resolves to nothing, to an address that is not, or fails.
+ */
+export const destinationRefusal = async (
+	url: string,
+	env: Pick<Env, "WEBHOOKS_ALLOW_LOOPBACK">,
+	now: number,
+) => {
+	const name = new URL(url).hostname.replace(/\.+$/, "");
+	/** A refusal that stands where `env` runs: only local development lets this machine through. */
+	const standing = (why: string | undefined) =>
+		env.WEBHOOKS_ALLOW_LOOPBACK === "true" && why === loopback ? undefined : why;
+	// An address, or a loopback name, is where it points with no lookup: the rules in force decide it alone.
+	if (name.startsWith("[") || /^[\d.]+$/.test(name) || isLoopbackHost(name)) {
+		const why = standing(hostRefusal(name));
+		return why && `${name} is ${why}; not sent`;
+	}
+	const kept = resolved.get(name);
+	if (kept && kept.until > now) return kept.refusal;
+	let answers: Awaited<ReturnType<typeof lookup>>;
+	try {
+		answers = (await Promise.all([lookup(name, "A"), lookup(name, "AAAA")])).flat();
+	} catch (error) {
+		return `${name} could not be resolved (${error instanceof Error ? error.message : error}); not sent`;
+	}
+	const refused = answers
+		.map(({ data }) => ({ data, why: standing(addressRefusal(data)) }))
+		.find(({ why }) => why !== undefined);
+	const refusal =
+		answers.length === 0
+			? `${name} does not resolve; not sent`
+			: refused && `${name} resolves to ${refused.data}, ${refused.why}; not sent`;
+	const ttl = Math.min(300, Math.max(1, Math.min(...answers.map((answer) => answer.TTL))));
+	resolved.set(name, { refusal, until: now + ttl * 1000 });
+	return refusal;
 };

@@ -9,10 +9,9 @@ import { keyById } from "../db/api-keys";
 import { type GrantProps, grantHolderUntil } from "../http/auth";
 import { log, loggable } from "../http/log";
 import { failedPart } from "../http/platform";
+import { destinationRefusal, isLoopbackHost, urlProblem } from "../http/public-hosts";
 import { type Scope, scopes } from "../models/scopes";
 import { name } from "../models/text";
-import { destinationRefusal } from "../webhooks/destination";
-import { isLoopbackHost, urlProblem } from "../webhooks/url";
 
 // OAuth 2.1 for hosted agents on /mcp (MCP authorization): Cloudflare's workers-oauth-provider is the authorization
 // server (metadata, token, registration, client metadata documents, PKCE, refresh rotation, storage in OAUTH_KV);

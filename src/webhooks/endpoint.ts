@@ -1,10 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
+import { destinationRefusal } from "../http/public-hosts";
 import { durations } from "../models/limits";
 import type { DeliveryState } from "../models/webhook";
 import type { WebhookDelivery } from "../models/webhook-delivery";
 import { type AttemptResult, attempt, type Delivery, unanswered } from "./delivery";
-import { destinationRefusal } from "./destination";
 import { disableWebhook } from "./disable";
 import { signingSecrets } from "./endpoint-secrets";
 import { type DueDelivery, type EndpointStore, endpointStore } from "./endpoint-store";

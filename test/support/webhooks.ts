@@ -134,7 +134,7 @@ export type Received = {
 
 type Answer = (request: Received) => Response | Promise<Response>;
 
-/** Where deliveries resolve a receiver's name (src/webhooks/destination.ts). */
+/** Where deliveries resolve a receiver's name (src/http/public-hosts.ts). */
 const resolver = "https://cloudflare-dns.com/dns-query";
 
 /** A public address every name resolves to unless a test says otherwise (RFC 5737 has none that is public). */

@@ -4,17 +4,24 @@ import { defineResource } from "../../db/resource";
 import { webhook } from "../../db/resources";
 import { webhooks } from "../../db/schema";
 import { changeOne, createOne, removeOne, type WriteContext } from "../../db/write";
-import { ApiError } from "../../models/error";
+import { urlProblem } from "../../http/public-hosts";
+import { ApiError, invalid } from "../../models/error";
 import { durations, limits } from "../../models/limits";
 import type { Client } from "../../models/scopes";
 import { type NewWebhook, Webhook, type WebhookPatch } from "../../models/webhook";
 import { configOf, endpointColumns, endpointOf, retiring } from "../../webhooks/endpoints";
 import { replayedSecret } from "../../webhooks/replayed-secret";
 import { type SealedSecret, sealSecret } from "../../webhooks/secret-box";
-import { storableUrl } from "../../webhooks/url";
 
 // The webhook operations: each changes the webhook's row in D1 and tells its Durable Object, and answers the webhook
 // with its delivery state (which its Durable Object keeps, outside its ETag).
+
+/** The URL as stored, normalised; a `validation_error` on `body.url` where `env` may not deliver to it. */
+const storableUrl = (url: string, env: Env) => {
+	const problem = urlProblem(url, env);
+	if (problem !== undefined) throw invalid("body.url", problem);
+	return new URL(url).href;
+};
 
 /** `whsec_` and 32 random bytes in base64: the Standard Webhooks secret format. */
 const newSecret = () => `whsec_${crypto.getRandomValues(new Uint8Array(32)).toBase64()}`;
