@@ -5,15 +5,40 @@ import { requestOf } from "./support/curl";
 import { seedAsDev } from "./support/seed";
 
 /**
- * The README's example commands, in order: each `$ curl …` with the output printed under it, and each `$ NAME=…`,
- * which names the secret of the answer before it (a key is shown once, and differs every time).
+ * The pages whose example commands are replayed, in this order over one database: the README's first requests,
+ * then each page of docs/ that shows some (docs/keys.md goes on from the README's).
  */
-const lines = env.README.split("\n");
-const examples = lines.flatMap((line, index) => {
-	const command = /^\$ (.+)$/.exec(line)?.[1];
-	if (!command) return [];
-	const assigned = /^(\w+)=/.exec(command)?.[1];
-	return [assigned ? { assigned } : { command, output: lines[index + 1] }];
+const pages = [
+	"README.md",
+	...Object.keys(env.DOCS)
+		.filter((path) => path.startsWith("docs/"))
+		.sort(),
+];
+
+/**
+ * The example commands of the pages, in order: each `$ curl …` with the output printed under it, and the names
+ * its `$ NAME=…` lines before it give the secret of the answer before them (a key is shown once, and differs
+ * every time).
+ */
+const examples = pages.flatMap((page) => {
+	const lines = env.DOCS[page].split("\n");
+	let assigned: string[] = [];
+	return lines.flatMap((line, index) => {
+		const command = /^\$ (.+)$/.exec(line)?.[1];
+		if (!command) return [];
+		const name = /^(\w+)=/.exec(command)?.[1];
+		if (name) {
+			assigned.push(name);
+			return [];
+		}
+		const { method, url } = requestOf(command);
+		const { pathname, search } = new URL(url);
+		const uses = command.match(/\$\w+/g);
+		const title = `${page}: ${method} ${pathname}${search}${uses ? ` with ${uses.join(", ")}` : ""}`;
+		const example = { page, title, command, output: lines[index + 1], assigned };
+		assigned = [];
+		return [example];
+	});
 });
 
 /** Whether `actual` is what the README shows: `…` in a string stands for any text. */
@@ -41,28 +66,37 @@ beforeAll(async () => {
 	env.LOCAL_DEVELOPMENT = "true";
 });
 
-describe("the README's curl examples", () => {
-	it("has six of them", () => {
-		expect(examples.filter((example) => example.command)).toHaveLength(6);
+describe("the README's curl examples, and those of docs/", () => {
+	it("has six of them: three in the README, three in docs/keys.md", () => {
+		expect(examples.map(({ page }) => page)).toEqual([
+			...Array(3).fill("README.md"),
+			...Array(3).fill("docs/keys.md"),
+		]);
 	});
 
-	it("answer in order what the README shows, with the status the answer says", async () => {
-		const variables: Record<string, string> = {};
-		let last: { secret?: string } = {};
-		for (const { command, output, assigned } of examples) {
-			if (assigned) {
-				variables[assigned] = last.secret ?? "";
-				continue;
-			}
-			const response = await testApp().request(requestOf(command ?? "", variables));
-			last = await response.json();
-			const shown = JSON.parse(output ?? "");
+	/** What the examples so far set: the shell variables, and the last answer, whose secret a `$ NAME=…` takes. */
+	const variables: Record<string, string> = {};
+	let last: { secret?: string } = {};
+
+	for (const { title, command, output, assigned } of examples) {
+		it(`${title} answers what the page shows, with the status the answer says`, async () => {
+			for (const name of assigned) variables[name] = last.secret ?? "";
+			const response = await testApp().request(requestOf(command, variables));
+			const text = await response.text();
+			last = JSON.parse(text);
+			const shown = JSON.parse(output);
 			expect(response.status, command).toBe(
 				shown.code ? shown.status : response.ok ? response.status : 200,
 			);
-			expect(shows(shown, last), `${command}\n${JSON.stringify(last)}`).toBe(true);
-		}
-	});
+			expect(shows(shown, last), `${command}\n${text}`).toBe(true);
+			// Byte for byte: the body is the line the page prints, `…` standing for a string's text.
+			const pattern = output
+				.split("…")
+				.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+				.join('[^"]+');
+			expect(text).toMatch(new RegExp(`^${pattern}$`));
+		});
+	}
 });
 
 describe("the README's endpoints table", () => {
