@@ -14,7 +14,7 @@ import { ApiError } from "../../models/error";
 import type { KeyPatch, KeyRoll, NewKey } from "../../models/key";
 import { keyHash, newKeySecret, startOf } from "../../models/key-secret";
 import { type Client, scopes } from "../../models/scopes";
-import { disablingSteps, enabledWebhooksOf, pauseEndpoints } from "../../webhooks/disable";
+import { disablingSteps, enabledWebhooksOf, pauseEndpoints } from "../webhooks/queries";
 
 /**
  * Refuses to make a key with scopes `client` lacks, or that outlives it: no key makes or widens a key beyond its

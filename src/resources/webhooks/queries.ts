@@ -1,14 +1,28 @@
-import { count, eq, gte, isNull, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, gte, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { defineResource } from "../../db/resource";
 import { webhook } from "../../db/resources";
 import { webhooks } from "../../db/schema";
-import { changeOne, createOne, removeOne, type WriteContext } from "../../db/write";
+import {
+	changeOne,
+	createOne,
+	eventOf,
+	removeOne,
+	type Step,
+	step,
+	type WriteContext,
+} from "../../db/write";
 import { urlProblem } from "../../http/public-hosts";
 import { ApiError, invalid } from "../../models/error";
 import { durations, limits } from "../../models/limits";
 import type { Client } from "../../models/scopes";
-import { type NewWebhook, Webhook, type WebhookPatch } from "../../models/webhook";
+import {
+	type DeliveryState,
+	type NewWebhook,
+	Webhook,
+	type WebhookPatch,
+} from "../../models/webhook";
+import { disabledState } from "../../webhooks/disable";
 import { configOf, endpointColumns, endpointOf, retiring } from "../../webhooks/endpoints";
 import { replayedSecret } from "../../webhooks/replayed-secret";
 import { type SealedSecret, sealSecret } from "../../webhooks/secret-box";
@@ -130,4 +144,54 @@ export const replayWebhook = async ({ ctx, env, id, owned }: Change, after: numb
 	const { webhook, config } = await getEndpoint(ctx.db, id, owned);
 	const { events, createdAt } = webhook;
 	await endpointOf(env, id).replay(config, { after, events, createdAt }, ctx.now);
+};
+
+// Revoking a key disables its webhooks in the batch that revokes it (src/resources/keys/queries.ts): read them
+// first, disable them in the batch, then pause their endpoints.
+
+/** The enabled webhooks of key `owner`, each with its endpoint's delivery state. */
+export const enabledWebhooksOf = async (db: Db, env: Env, owner: number) => {
+	const enabled = await db
+		.select({ id: webhooks.id })
+		.from(webhooks)
+		.where(and(eq(webhooks.owner, owner), eq(webhooks.disabled, false)));
+	return new Map(
+		await Promise.all(
+			enabled.map(async ({ id }) => [id, await endpointOf(env, id).deliveryState()] as const),
+		),
+	);
+};
+
+/**
+ * The steps that disable, in the batch that revokes key `owner` (once `revoked` holds), its webhooks: each of
+ * `enabled` with its `webhook.disabled` event, then any it made since they were read, without one.
+ */
+export const disablingSteps = (
+	ctx: WriteContext,
+	owner: number,
+	enabled: Map<number, DeliveryState>,
+	revoked: SQL,
+): Step[] => {
+	const disable = (which: SQL | undefined) =>
+		ctx.db
+			.update(webhooks)
+			.set({ disabled: true, version: sql`${webhooks.version} + 1` })
+			.where(and(eq(webhooks.owner, owner), eq(webhooks.disabled, false), which, revoked));
+	return [
+		...[...enabled].flatMap(([id, delivery]) => [
+			step(`disable webhook ${id}`, disable(eq(webhooks.id, id))),
+			eventOf(ctx, "webhook.disabled", webhook.pathOf(id), disabledState(id, delivery)),
+		]),
+		step("disable the rest", disable(undefined)),
+	];
+};
+
+/**
+ * Stops the deliveries of the webhooks `ids`, disabled in D1 (their configs read at once, after): no new delivery
+ * starts. One deleted meanwhile has no endpoint left to pause.
+ */
+export const pauseEndpoints = async (db: Db, env: Env, ids: number[], now: number) => {
+	if (ids.length === 0) return;
+	const rows = await db.select(endpointColumns).from(webhooks).where(inArray(webhooks.id, ids));
+	await Promise.all(rows.map((row) => endpointOf(env, row.id).configure(configOf(row), now, true)));
 };
