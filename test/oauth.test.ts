@@ -712,7 +712,7 @@ describe("registering a client", () => {
 		for (const metadata of [
 			{ client_name: "n".repeat(101) },
 			{ software_id: "s".repeat(8192) },
-			// A name is held to the API's name rules (§1): no invisible or bidirectional characters to pass for another.
+			// A name is held to the API's name rules: no invisible or bidirectional characters to pass for another.
 			{ client_name: "Cla\ufffbude" },
 			{ client_name: "Claude\u202e" },
 		]) {

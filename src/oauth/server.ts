@@ -140,7 +140,7 @@ const beyondBounds = async ({ clientMetadata, request }: ClientRegistrationCallb
 		const description = `A redirect URI has at most ${redirectUriLength} characters.`;
 		return { code: "invalid_redirect_uri", description };
 	}
-	// A name as the API takes one everywhere (§1): the consent page shows it to the person who signs in.
+	// A name as the API takes one everywhere (src/models/text.ts): the consent page shows it to the person who signs in.
 	const named = name === undefined ? undefined : clientName.safeParse(name).error;
 	if (named) {
 		const description = `The client name ${named.issues[0].message} (at most ${clientNameLength} characters).`;
