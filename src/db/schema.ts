@@ -140,7 +140,7 @@ export const webhooks = sqliteTable(
 		id: integer("id").primaryKey({ autoIncrement: true }),
 		url: text("url").notNull(),
 		events: text("events", { mode: "json" }).$type<EventType[]>().notNull(),
-		/** The `whsec_` signing secret, sealed by src/webhooks/secret-box.ts: encrypted at rest. */
+		/** The `whsec_` signing secret, sealed by src/webhooks/secrets/secret-box.ts: encrypted at rest. */
 		secret: text("secret").notNull(),
 		/** Sealed secrets that rotations replaced, newest first: each still signs until its `expiresAt` (Unix ms). */
 		retiredSecrets: text("retired_secrets", { mode: "json" })

@@ -1,7 +1,7 @@
 import { durations, inWords } from "../models/limits";
 import { userAgent } from "../models/webhook-delivery";
 import { retryAfter } from "./schedule";
-import { sign } from "./signing";
+import { sign } from "./secrets/signing";
 
 /** An event as an endpoint receives it: its id and the JSON body, built once when it was handed over. */
 export type Delivery = { eventId: number; body: string };

@@ -6,13 +6,13 @@ import type { DeliveryState } from "../models/webhook";
 import type { WebhookDelivery } from "../models/webhook-delivery";
 import { type AttemptResult, attempt, type Delivery, unanswered } from "./delivery";
 import { disableWebhook } from "./disable";
-import { signingSecrets } from "./endpoint-secrets";
 import { type DueDelivery, type EndpointStore, endpointStore } from "./endpoint-store";
 import type { EndpointConfig } from "./endpoints";
 import { nudgeOrWarn } from "./nudge";
 import { deliveryOf, type Replay, subscribedEventsAfter } from "./outbox-reads";
 import { nextAttemptAt } from "./schedule";
-import { orUnreadable, UnreadableSecret } from "./secret-box";
+import { orUnreadable, UnreadableSecret } from "./secrets/secret-box";
+import { signingSecrets } from "./secrets/signing-secrets";
 
 /** Deliveries attempted per run of the alarm, and at once: a backlog is worked through run after run. */
 const runSize = 100;

@@ -24,8 +24,8 @@ import {
 } from "../../models/webhook";
 import { disabledState } from "../../webhooks/disable";
 import { configOf, endpointColumns, endpointOf, retiring } from "../../webhooks/endpoints";
-import { replayedSecret } from "../../webhooks/replayed-secret";
-import { type SealedSecret, sealSecret } from "../../webhooks/secret-box";
+import { replayedSecret } from "../../webhooks/secrets/replayed-secret";
+import { type SealedSecret, sealSecret } from "../../webhooks/secrets/secret-box";
 
 // The webhook operations: each changes the webhook's row in D1 and tells its Durable Object, and answers the webhook
 // with its delivery state (which its Durable Object keeps, outside its ETag).

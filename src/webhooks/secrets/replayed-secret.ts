@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { webhooks } from "../db/schema";
-import { ApiError } from "../models/error";
+import type { Db } from "../../db/client";
+import { webhooks } from "../../db/schema";
+import { ApiError } from "../../models/error";
 import { type KeyEnv, openSecret, orUnreadable, UnreadableSecret } from "./secret-box";
 
 // A keyed replay of `createWebhook` shows the secret again only while it is still what the webhook signs with:

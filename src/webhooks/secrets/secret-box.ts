@@ -1,4 +1,4 @@
-import { hexOf, sha256 } from "../models/digest";
+import { hexOf, sha256 } from "../../models/digest";
 
 /**
  * Webhook signing secrets at rest: AES-256-GCM under keys derived from the `WEBHOOK_SECRET_KEY` Worker secret, so a
