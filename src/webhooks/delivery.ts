@@ -1,10 +1,8 @@
 import { durations, inWords } from "../models/limits";
 import { userAgent } from "../models/webhook-delivery";
+import type { Delivery } from "./outbox-reads";
 import { retryAfter } from "./schedule";
 import { sign } from "./secrets/signing";
-
-/** An event as an endpoint receives it: its id and the JSON body, built once when it was handed over. */
-export type Delivery = { eventId: number; body: string };
 
 /** What one attempt came to; `retryAfterMs` when a 429 or 503 said when to come back. */
 export type AttemptResult = {

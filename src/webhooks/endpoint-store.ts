@@ -4,10 +4,10 @@ import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import migrations from "../../drizzle/webhook-endpoint/migrations.js";
 import { durations } from "../models/limits";
 import type { DeliveryOutcome } from "../models/webhook-delivery";
-import type { AttemptResult, Delivery } from "./delivery";
+import type { AttemptResult } from "./delivery";
 import { attempts, deliveries, endpoint, replay } from "./endpoint-schema";
 import type { EndpointConfig } from "./endpoints";
-import type { Replay } from "./outbox-reads";
+import type { Delivery, Replay } from "./outbox-reads";
 
 /** A delivery due to be attempted, and how many attempts it has had. */
 export type DueDelivery = Delivery & { attempts: number };

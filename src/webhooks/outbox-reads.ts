@@ -2,7 +2,6 @@ import { and, asc, gt, gte, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { events } from "../db/schema";
 import type { EventType } from "../models/event-types";
-import type { Delivery } from "./delivery";
 
 // Reading the outbox (the `events` table) for deliveries: what waits to be handed over, and what a replay re-sends.
 
@@ -53,6 +52,9 @@ export const subscribedEventsAfter = (db: Db, { after, ...webhook }: Replay, lim
 		),
 		limit,
 	);
+
+/** An event as an endpoint receives it: its id and the JSON body, built once when it was handed over. */
+export type Delivery = { eventId: number; body: string };
 
 /** An event as it is sent: its `data` is stored as the API's JSON already, so it is spliced in as it is. */
 export const deliveryOf = (event: OutboxEvent): Delivery => ({
