@@ -26,7 +26,7 @@ import { keysRouter } from "./resources/keys";
 import { ordersRouter } from "./resources/orders";
 import { petsRouter } from "./resources/pets";
 import { webhooksRouter } from "./resources/webhooks";
-import { nudgeOutbox } from "./webhooks/nudge";
+import { nudgeOutbox } from "./webhooks/outbox/nudge";
 
 /** The reference page and its files (the wildcard matches `/reference` itself). */
 const referencePages = "/reference/*";

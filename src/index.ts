@@ -1,7 +1,7 @@
 import { createApp } from "./app";
 import { scheduled } from "./scheduled";
-import { consume } from "./webhooks/consumer";
-import type { WebhookMessage } from "./webhooks/nudge";
+import { consume } from "./webhooks/outbox/consumer";
+import type { WebhookMessage } from "./webhooks/outbox/nudge";
 
 export { WebhookEndpoint } from "./webhooks/endpoint";
 

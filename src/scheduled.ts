@@ -4,7 +4,7 @@ import { pruneIdempotencyKeys } from "./db/idempotency";
 import { events } from "./db/schema";
 import { durations } from "./models/limits";
 import { catchUpEndpoints } from "./webhooks/catch-up";
-import { nudge } from "./webhooks/nudge";
+import { nudge } from "./webhooks/outbox/nudge";
 
 /** The every-minute Cron (wrangler.toml): prunes, sweeps the outbox, brings webhooks' Durable Objects up to date. */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env) => {

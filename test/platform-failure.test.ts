@@ -8,10 +8,10 @@ import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readRetryBudgetMs } from "../src/db/read-retry";
-import { consume } from "../src/webhooks/consumer";
 import { endpointOf } from "../src/webhooks/endpoints";
-import type { WebhookMessage } from "../src/webhooks/nudge";
-import { waitingEvents } from "../src/webhooks/outbox-reads";
+import { consume } from "../src/webhooks/outbox/consumer";
+import { waitingEvents } from "../src/webhooks/outbox/events";
+import type { WebhookMessage } from "../src/webhooks/outbox/nudge";
 import {
 	api,
 	createCategory,

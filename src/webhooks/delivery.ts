@@ -1,6 +1,6 @@
 import { durations, inWords } from "../models/limits";
 import { userAgent } from "../models/webhook-delivery";
-import type { Delivery } from "./outbox-reads";
+import type { Delivery } from "./outbox/events";
 import { retryAfter } from "./schedule";
 import { sign } from "./secrets/signing";
 

@@ -7,7 +7,7 @@ import type { DeliveryOutcome } from "../models/webhook-delivery";
 import type { AttemptResult } from "./delivery";
 import { attempts, deliveries, endpoint, replay } from "./endpoint-schema";
 import type { EndpointConfig } from "./endpoints";
-import type { Delivery, Replay } from "./outbox-reads";
+import type { Delivery, Replay } from "./outbox/events";
 
 /** A delivery due to be attempted, and how many attempts it has had. */
 export type DueDelivery = Delivery & { attempts: number };

@@ -11,9 +11,9 @@ import { Webhook as Verifier } from "standardwebhooks";
 import { expect, vi } from "vitest";
 import worker from "../../src/index";
 import type { WebhookDelivery } from "../../src/models/webhook-delivery";
-import { consume } from "../../src/webhooks/consumer";
 import { endpointOf } from "../../src/webhooks/endpoints";
-import type { WebhookMessage } from "../../src/webhooks/nudge";
+import { consume } from "../../src/webhooks/outbox/consumer";
+import type { WebhookMessage } from "../../src/webhooks/outbox/nudge";
 import { api, collectPages, createCategory, send } from "./api";
 
 /**

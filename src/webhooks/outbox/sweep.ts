@@ -1,10 +1,10 @@
 import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import type { Db } from "../db/client";
-import { webhooks } from "../db/schema";
-import { log } from "../http/log";
-import { configOf, endpointColumns, endpointOf } from "./endpoints";
-import { deliveryOf, markHandedOver, receives, waitingEvents } from "./outbox-reads";
+import type { Db } from "../../db/client";
+import { webhooks } from "../../db/schema";
+import { log } from "../../http/log";
+import { configOf, endpointColumns, endpointOf } from "../endpoints";
+import { deliveryOf, markHandedOver, receives, waitingEvents } from "./events";
 
 /** Events handed over per round; a longer outbox takes more rounds of the same sweep. */
 const sweepSize = 100;

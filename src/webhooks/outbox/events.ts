@@ -1,7 +1,7 @@
 import { and, asc, gt, gte, inArray, isNull, type SQL, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { events } from "../db/schema";
-import type { EventType } from "../models/event-types";
+import type { Db } from "../../db/client";
+import { events } from "../../db/schema";
+import type { EventType } from "../../models/event-types";
 
 // Reading the outbox (the `events` table) for deliveries: what waits to be handed over, and what a replay re-sends.
 

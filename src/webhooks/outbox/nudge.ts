@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../env";
-import { log } from "../http/log";
-import { isWrite } from "../http/methods";
+import type { AppEnv } from "../../env";
+import { log } from "../../http/log";
+import { isWrite } from "../../http/methods";
 
 /** What travels on the webhook queue: a nudge to sweep the outbox, which carries nothing itself. */
 export type WebhookMessage = { kind: "sweep" };
