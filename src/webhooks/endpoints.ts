@@ -1,7 +1,6 @@
 // A webhook's endpoint: the Durable Object that delivers its events (src/webhooks/endpoint.ts), and the config it
 // delivers with, read from D1 by the sweep and by the webhook operations that change it.
 
-import { type SQL, sql } from "drizzle-orm";
 import { webhooks } from "../db/schema";
 
 /** What a webhook's Durable Object needs to deliver: where, signed with which secrets, as of which version. */
@@ -35,13 +34,5 @@ export const configOf = (row: EndpointRow): EndpointConfig => ({
 	],
 	version: row.version,
 });
-
-/** A rotation's `retired_secrets`: the secret it replaces, until `expiresAt`, then those still signing at `now`. */
-export const retiring = (now: SQL, expiresAt: SQL) =>
-	sql<(typeof webhooks.$inferSelect)["retiredSecrets"]>`(SELECT json_group_array(json(value)) FROM (
-		SELECT json_object('secret', ${webhooks.secret}, 'expiresAt', ${expiresAt}) AS value
-		UNION ALL
-		SELECT value FROM json_each(${webhooks.retiredSecrets}) WHERE value ->> 'expiresAt' > ${now}
-	))`;
 
 export const endpointOf = (env: Env, id: number) => env.WEBHOOK_ENDPOINT.getByName(String(id));

@@ -23,7 +23,7 @@ import {
 	type WebhookPatch,
 } from "../../models/webhook";
 import { disabledState } from "../../webhooks/disable";
-import { configOf, endpointColumns, endpointOf, retiring } from "../../webhooks/endpoints";
+import { configOf, endpointColumns, endpointOf } from "../../webhooks/endpoints";
 import { replayedSecret } from "../../webhooks/secrets/replayed-secret";
 import { type SealedSecret, sealSecret } from "../../webhooks/secrets/secret-box";
 
@@ -121,6 +121,14 @@ export const updateWebhook = async (
 	const delivery = await endpointOf(env, id).configure(config, ctx.now, patch.disabled);
 	return { ...webhook, ...delivery };
 };
+
+/** A rotation's `retired_secrets`: the secret it replaces, until `expiresAt`, then those still signing at `now`. */
+const retiring = (now: SQL, expiresAt: SQL) =>
+	sql<(typeof webhooks.$inferSelect)["retiredSecrets"]>`(SELECT json_group_array(json(value)) FROM (
+		SELECT json_object('secret', ${webhooks.secret}, 'expiresAt', ${expiresAt}) AS value
+		UNION ALL
+		SELECT value FROM json_each(${webhooks.retiredSecrets}) WHERE value ->> 'expiresAt' > ${now}
+	))`;
 
 /** Replaces the secret with a new one, shown this once; the old one signs on for `durations.secretOverlap`. */
 export const rotateWebhookSecret = async (change: Change) => {
