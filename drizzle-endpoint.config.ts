@@ -4,6 +4,6 @@ import { defineConfig } from "drizzle-kit";
 export default defineConfig({
 	dialect: "sqlite",
 	driver: "durable-sqlite",
-	schema: "./src/webhooks/endpoint-schema.ts",
+	schema: "./src/webhooks/endpoint/schema.ts",
 	out: "./drizzle/webhook-endpoint",
 });

@@ -3,7 +3,7 @@ import { scheduled } from "./scheduled";
 import { consume } from "./webhooks/outbox/consumer";
 import type { WebhookMessage } from "./webhooks/outbox/nudge";
 
-export { WebhookEndpoint } from "./webhooks/endpoint";
+export { WebhookEndpoint } from "./webhooks/endpoint/durable-object";
 
 const app = createApp();
 

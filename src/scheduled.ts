@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { pruneIdempotencyKeys } from "./db/idempotency";
 import { events } from "./db/schema";
 import { durations } from "./models/limits";
-import { catchUpEndpoints } from "./webhooks/catch-up";
+import { catchUpEndpoints } from "./webhooks/endpoint/catch-up";
 import { nudge } from "./webhooks/outbox/nudge";
 
 /** The every-minute Cron (wrangler.toml): prunes, sweeps the outbox, brings webhooks' Durable Objects up to date. */

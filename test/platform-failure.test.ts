@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readRetryBudgetMs } from "../src/db/read-retry";
-import { endpointOf } from "../src/webhooks/endpoints";
+import { endpointOf } from "../src/webhooks/endpoint-config";
 import { consume } from "../src/webhooks/outbox/consumer";
 import { waitingEvents } from "../src/webhooks/outbox/events";
 import type { WebhookMessage } from "../src/webhooks/outbox/nudge";

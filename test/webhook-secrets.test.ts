@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { endpointOf } from "../src/webhooks/endpoints";
+import { endpointOf } from "../src/webhooks/endpoint-config";
 import { openSecret, sealSecret, UnreadableSecret } from "../src/webhooks/secrets/secret-box";
 import { api, expectError, send, testApp } from "./support/api";
 import { watchedD1 } from "./support/d1";

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getEndpoint } from "../src/resources/webhooks/queries";
-import { endpointOf } from "../src/webhooks/endpoints";
+import { endpointOf } from "../src/webhooks/endpoint-config";
 import {
 	attemptsOf,
 	categoryEvent,

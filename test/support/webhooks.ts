@@ -11,7 +11,7 @@ import { Webhook as Verifier } from "standardwebhooks";
 import { expect, vi } from "vitest";
 import worker from "../../src/index";
 import type { WebhookDelivery } from "../../src/models/webhook-delivery";
-import { endpointOf } from "../../src/webhooks/endpoints";
+import { endpointOf } from "../../src/webhooks/endpoint-config";
 import { consume } from "../../src/webhooks/outbox/consumer";
 import type { WebhookMessage } from "../../src/webhooks/outbox/nudge";
 import { api, collectPages, createCategory, send } from "./api";

@@ -7,7 +7,7 @@ import { listPage, type Page } from "../../http/pagination";
 import { createRouter } from "../../http/router";
 import { writeContext } from "../../http/write-context";
 import { byId } from "../../models/id";
-import { endpointOf } from "../../webhooks/endpoints";
+import { endpointOf } from "../../webhooks/endpoint-config";
 import * as queries from "./queries";
 import * as routes from "./routes";
 

@@ -22,8 +22,8 @@ import {
 	Webhook,
 	type WebhookPatch,
 } from "../../models/webhook";
-import { disabledState } from "../../webhooks/disable";
-import { configOf, endpointColumns, endpointOf } from "../../webhooks/endpoints";
+import { disabledState } from "../../webhooks/endpoint/disable";
+import { configOf, endpointColumns, endpointOf } from "../../webhooks/endpoint-config";
 import { replayedSecret } from "../../webhooks/secrets/replayed-secret";
 import { type SealedSecret, sealSecret } from "../../webhooks/secrets/secret-box";
 

@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/d1";
 import type { Db } from "../../db/client";
 import { webhooks } from "../../db/schema";
 import { log } from "../../http/log";
-import { configOf, endpointColumns, endpointOf } from "../endpoints";
+import { configOf, endpointColumns, endpointOf } from "../endpoint-config";
 import { deliveryOf, markHandedOver, receives, waitingEvents } from "./events";
 
 /** Events handed over per round; a longer outbox takes more rounds of the same sweep. */

@@ -1,5 +1,5 @@
 import { log } from "../../http/log";
-import type { EndpointConfig } from "../endpoints";
+import type { EndpointConfig } from "../endpoint-config";
 import { type KeyEnv, openSecret, orUnreadable } from "./secret-box";
 
 // The secrets an endpoint signs with, opened when it signs (the every-minute sweep re-seals them: catch-up.ts).

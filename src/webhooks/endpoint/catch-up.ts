@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import type { Db } from "../db/client";
-import { webhooks } from "../db/schema";
-import { configOf, type EndpointConfig, endpointColumns, endpointOf } from "./endpoints";
-import { orUnreadable, resealSecret } from "./secrets/secret-box";
+import type { Db } from "../../db/client";
+import { webhooks } from "../../db/schema";
+import { configOf, type EndpointConfig, endpointColumns, endpointOf } from "../endpoint-config";
+import { orUnreadable, resealSecret } from "../secrets/secret-box";
 
 /**
  * The config re-sealed under the newest key, stored in D1 unless the webhook changed since (the change carries its

@@ -1,13 +1,13 @@
 import { and, desc, eq, isNull, lt, lte, min, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
-import migrations from "../../drizzle/webhook-endpoint/migrations.js";
-import { durations } from "../models/limits";
-import type { DeliveryOutcome } from "../models/webhook-delivery";
-import type { AttemptResult } from "./delivery";
-import { attempts, deliveries, endpoint, replay } from "./endpoint-schema";
-import type { EndpointConfig } from "./endpoints";
-import type { Delivery, Replay } from "./outbox/events";
+import migrations from "../../../drizzle/webhook-endpoint/migrations.js";
+import { durations } from "../../models/limits";
+import type { DeliveryOutcome } from "../../models/webhook-delivery";
+import type { EndpointConfig } from "../endpoint-config";
+import type { Delivery, Replay } from "../outbox/events";
+import type { AttemptResult } from "./attempt";
+import { attempts, deliveries, endpoint, replay } from "./schema";
 
 /** A delivery due to be attempted, and how many attempts it has had. */
 export type DueDelivery = Delivery & { attempts: number };

@@ -1,18 +1,18 @@
 import { DurableObject } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
-import { destinationRefusal } from "../http/public-hosts";
-import { durations } from "../models/limits";
-import type { DeliveryState } from "../models/webhook";
-import type { WebhookDelivery } from "../models/webhook-delivery";
-import { type AttemptResult, attempt, unanswered } from "./delivery";
+import { destinationRefusal } from "../../http/public-hosts";
+import { durations } from "../../models/limits";
+import type { DeliveryState } from "../../models/webhook";
+import type { WebhookDelivery } from "../../models/webhook-delivery";
+import type { EndpointConfig } from "../endpoint-config";
+import { type Delivery, deliveryOf, type Replay, subscribedEventsAfter } from "../outbox/events";
+import { nudgeOrWarn } from "../outbox/nudge";
+import { orUnreadable, UnreadableSecret } from "../secrets/secret-box";
+import { signingSecrets } from "../secrets/signing-secrets";
+import { type AttemptResult, attempt, unanswered } from "./attempt";
 import { disableWebhook } from "./disable";
-import { type DueDelivery, type EndpointStore, endpointStore } from "./endpoint-store";
-import type { EndpointConfig } from "./endpoints";
-import { type Delivery, deliveryOf, type Replay, subscribedEventsAfter } from "./outbox/events";
-import { nudgeOrWarn } from "./outbox/nudge";
-import { nextAttemptAt } from "./schedule";
-import { orUnreadable, UnreadableSecret } from "./secrets/secret-box";
-import { signingSecrets } from "./secrets/signing-secrets";
+import { nextAttemptAt } from "./retries";
+import { type DueDelivery, type EndpointStore, endpointStore } from "./store";
 
 /** Deliveries attempted per run of the alarm, and at once: a backlog is worked through run after run. */
 const runSize = 100;

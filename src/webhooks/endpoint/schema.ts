@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { EventType } from "../models/event-types";
-import type { DeliveryOutcome } from "../models/webhook-delivery";
-import type { EndpointConfig } from "./endpoints";
+import type { EventType } from "../../models/event-types";
+import type { DeliveryOutcome } from "../../models/webhook-delivery";
+import type { EndpointConfig } from "../endpoint-config";
 
 // A webhook's Durable Object storage (SQLite, private to the object): `npm run db:generate` writes its migrations
 // into drizzle/webhook-endpoint, and an object applies those it lacks when it starts.

@@ -1,8 +1,8 @@
-import { durations, inWords } from "../models/limits";
-import { userAgent } from "../models/webhook-delivery";
-import type { Delivery } from "./outbox/events";
-import { retryAfter } from "./schedule";
-import { sign } from "./secrets/signing";
+import { durations, inWords } from "../../models/limits";
+import { userAgent } from "../../models/webhook-delivery";
+import type { Delivery } from "../outbox/events";
+import { sign } from "../secrets/signing";
+import { retryAfter } from "./retries";
 
 /** What one attempt came to; `retryAfterMs` when a 429 or 503 said when to come back. */
 export type AttemptResult = {

@@ -1,4 +1,4 @@
-import { durations } from "../models/limits";
+import { durations } from "../../models/limits";
 
 // When a failed delivery is tried again, and when an endpoint is given up on.
 

@@ -1,10 +1,10 @@
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { webhook } from "../db/resources";
-import { webhooks } from "../db/schema";
-import { changeOne, eventOf } from "../db/write";
-import { ApiError } from "../models/error";
-import type { DeliveryState } from "../models/webhook";
+import type { Db } from "../../db/client";
+import { webhook } from "../../db/resources";
+import { webhooks } from "../../db/schema";
+import { changeOne, eventOf } from "../../db/write";
+import { ApiError } from "../../models/error";
+import type { DeliveryState } from "../../models/webhook";
 
 // A webhook its endpoint gives up on (410 Gone, or failing too long) is disabled in D1, with its event.
 
