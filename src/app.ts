@@ -1,4 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
 import { except } from "hono/combine";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
@@ -6,15 +7,15 @@ import { secureHeaders } from "hono/secure-headers";
 import * as resources from "./db/resources";
 import type { AppEnv } from "./env";
 import { health, localSchemaCheck } from "./health";
-import { limitBody } from "./http/body-limit";
 import { cacheControl } from "./http/cache-control";
 import { servedFrom } from "./http/code-samples";
 import { cors } from "./http/cors";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/errors";
 import { utf8Json } from "./http/json-body";
-import { apiSecurityHeaders, pageSecurityHeaders } from "./http/secure-headers";
 import { validationHook } from "./http/validation";
 import { mcp, mcpDoor, mcpPath } from "./mcp";
+import { ApiError } from "./models/error";
+import { limits } from "./models/limits";
 import { oauthRoutes } from "./oauth/routes";
 import { oauthPaths } from "./oauth/server";
 import { bearerAuth, documentFor } from "./openapi";
@@ -30,6 +31,35 @@ import { nudgeOutbox } from "./webhooks/outbox/nudge";
 
 /** The reference page and its files (the wildcard matches `/reference` itself). */
 const referencePages = "/reference/*";
+
+/** Secure defaults on every API response: JSON is never a document to render, so nothing may load or frame it. */
+const apiSecurityHeaders = secureHeaders({
+	contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+	// One frame policy: nothing may frame it, which the CSP's frame-ancestors says for current browsers.
+	xFrameOptions: "DENY",
+	crossOriginResourcePolicy: "cross-origin",
+});
+
+/** The reference page's: it loads only its own files and /doc; Scalar injects styles, hence their 'unsafe-inline'. */
+const pageSecurityHeaders = secureHeaders({
+	contentSecurityPolicy: {
+		defaultSrc: ["'self'"],
+		styleSrc: ["'self'", "'unsafe-inline'"],
+		objectSrc: ["'none'"],
+		baseUri: ["'none'"],
+		formAction: ["'self'"],
+		frameAncestors: ["'none'"],
+	},
+	xFrameOptions: "DENY",
+});
+
+/** Answers 413 once a body passes the limit, counting streamed bytes rather than buffering them all. */
+const limitBody = bodyLimit({
+	maxSize: limits.requestBodyBytes,
+	onError: () => {
+		throw new ApiError("payload_too_large");
+	},
+});
 
 /** Builds the whole API: cross-cutting middleware, the resource routers, `/doc`, `/reference`, `/health` and `/mcp`. */
 export const createApp = ({ now = Date.now }: { now?: () => number } = {}) => {
