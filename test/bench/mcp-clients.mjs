@@ -5,9 +5,8 @@
 // the rounds. `npm run bench` runs it; `npm exec -- node test/bench/mcp-clients.mjs` runs it alone.
 import { execFileSync } from "node:child_process";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startWranglerDev } from "../support/wrangler-dev.mjs";
+import { V1Client, V1Transport } from "../third-party/mcp-clients.mjs";
 import { median } from "./table.mjs";
 
 const clients = {

@@ -1,10 +1,11 @@
 // The Workers `npm run bench` runs under `wrangler dev`, each as a wrangler config written to a temporary
 // directory, on the API's compatibility date, with the requests it is measured by.
 import { createHash } from "node:crypto";
-import { writeFile } from "node:fs/promises";
+import { symlink, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { unstable_readConfig } from "wrangler";
 import { root } from "../support/wrangler-dev.mjs";
+import { modules } from "../third-party/index.mjs";
 
 /** Long enough for production, which the bench stands for. */
 export const token = "bench-token-0123456789abcdef0123456789";
@@ -90,11 +91,24 @@ const apiConfig = (work, name, changes = {}) =>
 const floorConfig = (work, name, changes = {}) =>
 	configOf(work, name, "test/bench/wrangler.toml", changes);
 
+/**
+ * The chanfana template's config. Its packages (chanfana, hono, zod) are test/third-party's, which its directory
+ * links as its own node_modules, where wrangler's bundler looks from index.ts, as in the template as it ships.
+ */
+const chanfanaConfig = async (work) => {
+	await symlink(modules, join(root, "test/bench/chanfana/node_modules"), "junction").catch(
+		(error) => {
+			if (error.code !== "EEXIST") throw error;
+		},
+	);
+	return configOf(work, "chanfana", "test/bench/chanfana/wrangler.toml");
+};
+
 /** The sides loaded in turn for throughput: the API, Cloudflare's chanfana template, the floor. */
 export const loadSides = async (work) => ({
 	app: { ...petstoreRequests, config: await apiConfig(work, "app"), port: 8851 },
 	chanfana: {
-		config: await configOf(work, "chanfana", "test/bench/chanfana/wrangler.toml"),
+		config: await chanfanaConfig(work),
 		port: 8852,
 		seed: "INSERT INTO tasks (id, name, slug, description, completed, due_date) VALUES (1, 'Bench', 'bench', 'A task', 0, '2026-12-24T09:00:00.000Z');",
 		read: { path: "/tasks/1" },

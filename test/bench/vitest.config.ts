@@ -1,7 +1,12 @@
+import { createRequire } from "node:module";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import { build } from "esbuild";
 import { defineConfig } from "vitest/config";
 import { raisedLimiters } from "../support/limiters";
+
+/** The esbuild that wrangler bundles a Worker with: wrangler's own dependency, as `npm run deploy` runs it. */
+const { build }: typeof import("esbuild") = createRequire(
+	createRequire(import.meta.url).resolve("wrangler"),
+)("esbuild");
 
 // The in-runtime benchmark: run by `npm run bench`, never by `npm test`.
 

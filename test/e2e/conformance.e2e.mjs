@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectCopy } from "../support/wrangler-dev.mjs";
+import { bin } from "../third-party/index.mjs";
 
 const port = 8964;
 let copy;
@@ -56,7 +57,7 @@ const notApplicable = {
 const checksOf = (scenario) => {
 	const output = join(copy, "conformance-results", scenario);
 	spawnSync(
-		"conformance",
+		bin("conformance"),
 		["server", "--url", `http://127.0.0.1:${port}/mcp`, "--scenario", scenario, "-o", output],
 		{ cwd: copy, encoding: "utf8" },
 	);

@@ -8,12 +8,13 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createMCPClient } from "@ai-sdk/mcp";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { root, startWranglerDev } from "../support/wrangler-dev.mjs";
+import { createMCPClient, V1Client, V1Transport } from "../third-party/mcp-clients.mjs";
+
+/** Where the Inspector's commands run: test/third-party, whose `npx` runs the Inspector it pins. */
+const inspectorHome = join(root, "test/third-party");
 
 const port = 8930;
 const receiverPort = 8931;
@@ -68,8 +69,9 @@ const inspectorCommands = readFileSync(join(root, "README.md"), "utf8")
 	.map((line) => line.replaceAll("http://localhost:8787", base));
 
 /**
- * A developer's shell: the project's `node_modules/.bin` is not on the PATH. The Inspector keeps what it signs in
- * with in a file of this run's own, since each run's `wrangler dev` knows no client registered before it.
+ * A developer's shell: the project's `node_modules/.bin` is not on the PATH (`npx` puts it there, with the
+ * project's Node). The Inspector keeps what it signs in with in a file of this run's own, since each run's
+ * `wrangler dev` knows no client registered before it.
  */
 const developerEnv = {
 	...process.env,
@@ -80,12 +82,12 @@ const developerEnv = {
 };
 
 /**
- * Runs `command` in a shell as a developer would: the project's `node_modules/.bin` is not on the PATH (this
- * machine's own Node comes first). Its JSON output, its exit status and what it wrote to stderr.
+ * Runs `command` in a shell as a developer would, in test/third-party: the project's `node_modules/.bin` is not
+ * on the PATH (this machine's own Node comes first). Its JSON output, its exit status and what it wrote to stderr.
  */
 const shell = (command) => {
 	const result = spawnSync("sh", ["-c", command], {
-		cwd: root,
+		cwd: inspectorHome,
 		encoding: "utf8",
 		env: developerEnv,
 		timeout: 120_000,
@@ -260,7 +262,7 @@ describe("MCP with the Inspector's CLI, as the README shows it", () => {
 	it("signs in from a terminal: prints the consent page's address, takes the way back, and makes the call", async () => {
 		// At a terminal it opens a browser; here it prints the address, which the test opens and fills in.
 		const inspector = spawn("sh", ["-c", signIn], {
-			cwd: root,
+			cwd: inspectorHome,
 			env: { ...developerEnv, MCP_AUTO_OPEN_ENABLED: "true" },
 			detached: true,
 		});

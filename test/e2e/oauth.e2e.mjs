@@ -16,9 +16,9 @@ import {
 	StreamableHTTPClientTransport,
 	UnauthorizedError,
 } from "@modelcontextprotocol/client";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root, startWranglerDev } from "../support/wrangler-dev.mjs";
+import { chromium } from "../third-party/chromium.mjs";
 
 const port = 8794;
 const base = `http://127.0.0.1:${port}`;

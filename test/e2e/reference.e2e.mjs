@@ -2,9 +2,9 @@
 // what a reader sees. A screenshot lands in test-results/.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root, startWranglerDev } from "../support/wrangler-dev.mjs";
+import { chromium } from "../third-party/chromium.mjs";
 
 const port = 8793;
 const base = `http://127.0.0.1:${port}`;

@@ -1,12 +1,13 @@
 // Validates the OpenAPI document the Worker actually serves at /doc with independent tools:
 // @apidevtools/swagger-parser, `redocly lint`, `spectral lint` and `openapi-examples-validator` (every example
-// against its schema). Exits non-zero on any problem.
+// against its schema), all of test/third-party. Exits non-zero on any problem.
 import { execFileSync } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import SwaggerParser from "@apidevtools/swagger-parser";
 import { unstable_startWorker } from "wrangler";
+import { bin } from "../third-party/index.mjs";
+import { SwaggerParser } from "../third-party/swagger-parser.mjs";
 
 const here = import.meta.dirname;
 
@@ -31,7 +32,7 @@ await SwaggerParser.validate(file);
 console.log("swagger-parser: valid");
 
 const run = (command, args) =>
-	execFileSync(command, args, {
+	execFileSync(bin(command), args, {
 		stdio: "inherit",
 		env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
 	});
