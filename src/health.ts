@@ -54,7 +54,7 @@ const probe = () =>
 /** GET /health: answers once the database does, with the schema this version expects. */
 export const health = createRouter().openapi(getHealth, async (c) => {
 	try {
-		// Retried here: the catch turns D1's error into a 503, which the router's retry would not retry.
+		// Retried here, not around the handler (`retrying`): the catch turns D1's error into a 503.
 		await retriedRead(c, () => c.var.db.run(probe()));
 	} catch {
 		throw unavailable(

@@ -8,7 +8,7 @@ import { withETag } from "../http/conditional";
 import { linkHeader, listPage, pageQuery } from "../http/pagination";
 import { createdContent, exampleOf, jsonBody, jsonContent } from "../http/responses";
 import { apiRoute, type Tag } from "../http/route";
-import { createRouter } from "../http/router";
+import { createRouter, retrying } from "../http/router";
 import { writeContext } from "../http/write-context";
 import type { ErrorCode } from "../models/error-codes";
 import type { EventType } from "../models/event-types";
@@ -183,9 +183,9 @@ export const crud = <
 		return c.body(null, 204);
 	};
 	return createRouter()
-		.openapi(routes.list, list as never)
+		.openapi(routes.list, retrying(list) as never)
 		.openapi(routes.create, create as never)
-		.openapi(routes.get, get as never)
+		.openapi(routes.get, retrying(get) as never)
 		.openapi(routes.replace, change as never)
 		.openapi(routes.update, change as never)
 		.openapi(routes.delete, remove as never);

@@ -2,24 +2,30 @@ import { apiKey } from "../../db/resources";
 import { authenticated } from "../../http/auth";
 import { withETag } from "../../http/conditional";
 import { listPage } from "../../http/pagination";
-import { createRouter } from "../../http/router";
+import { createRouter, retrying } from "../../http/router";
 import { writeContext } from "../../http/write-context";
 import { byId } from "../../models/id";
 import * as queries from "./queries";
 import * as routes from "./routes";
 
 export const keysRouter = createRouter()
-	.openapi(routes.listKeys, async (c) => {
-		const query = c.req.valid("query");
-		const keys = await listPage(c, query, (page) => apiKey.page(c.var.db, page), byId);
-		return c.json(keys, 200);
-	})
+	.openapi(
+		routes.listKeys,
+		retrying(async (c) => {
+			const query = c.req.valid("query");
+			const keys = await listPage(c, query, (page) => apiKey.page(c.var.db, page), byId);
+			return c.json(keys, 200);
+		}),
+	)
 	.openapi(routes.createKey, async (c) => {
 		const created = await queries.createKey(writeContext(c), authenticated(c), c.req.valid("json"));
 		return c.json(withETag(c, created), 201, { Location: apiKey.pathOf(created.id) });
 	})
-	.openapi(routes.getKey, async (c) =>
-		c.json(withETag(c, await apiKey.find(c.var.db, c.req.valid("param").keyId)), 200),
+	.openapi(
+		routes.getKey,
+		retrying(async (c) =>
+			c.json(withETag(c, await apiKey.find(c.var.db, c.req.valid("param").keyId)), 200),
+		),
 	)
 	.openapi(routes.updateKey, async (c) => {
 		const { keyId } = c.req.valid("param");

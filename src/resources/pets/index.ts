@@ -1,7 +1,7 @@
 import { pet } from "../../db/resources";
 import { withETag } from "../../http/conditional";
 import { listPage } from "../../http/pagination";
-import { type AppRouteHandler, createRouter } from "../../http/router";
+import { type AppRouteHandler, createRouter, retrying } from "../../http/router";
 import { writeContext } from "../../http/write-context";
 import { byId } from "../../models/id";
 import * as queries from "./queries";
@@ -16,17 +16,23 @@ const update =
 	};
 
 export const petsRouter = createRouter()
-	.openapi(routes.listPets, async (c) => {
-		const query = c.req.valid("query");
-		const pets = await listPage(c, query, (page) => queries.listPets(c.var.db, page), byId);
-		return c.json(pets, 200);
-	})
+	.openapi(
+		routes.listPets,
+		retrying(async (c) => {
+			const query = c.req.valid("query");
+			const pets = await listPage(c, query, (page) => queries.listPets(c.var.db, page), byId);
+			return c.json(pets, 200);
+		}),
+	)
 	.openapi(routes.createPet, async (c) => {
 		const created = await queries.createPet(writeContext(c), c.req.valid("json"));
 		return c.json(withETag(c, created), 201, { Location: pet.pathOf(created.id) });
 	})
-	.openapi(routes.getPetById, async (c) =>
-		c.json(withETag(c, await pet.find(c.var.db, c.req.valid("param").petId)), 200),
+	.openapi(
+		routes.getPetById,
+		retrying(async (c) =>
+			c.json(withETag(c, await pet.find(c.var.db, c.req.valid("param").petId)), 200),
+		),
 	)
 	.openapi(routes.replacePet, update("replacePet"))
 	.openapi(routes.updatePet, update("updatePet"))

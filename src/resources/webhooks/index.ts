@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import { authenticated } from "../../http/auth";
 import { withETag } from "../../http/conditional";
 import { listPage, type Page } from "../../http/pagination";
-import { createRouter } from "../../http/router";
+import { createRouter, retrying } from "../../http/router";
 import { writeContext } from "../../http/write-context";
 import { byId } from "../../models/id";
 import { endpointOf } from "../../webhooks/endpoint-config";
@@ -23,21 +23,27 @@ const changeOf = (c: Context<AppEnv>, id: number): queries.Change => ({
 });
 
 export const webhooksRouter = createRouter()
-	.openapi(routes.listWebhooks, async (c) => {
-		const query = c.req.valid("query");
-		const page = await listPage(c, query, (page) => webhook.page(c.var.db, page, owned(c)), byId);
-		const answered = page.map((one) => queries.withDeliveryState(c.env, one));
-		return c.json(await Promise.all(answered), 200);
-	})
+	.openapi(
+		routes.listWebhooks,
+		retrying(async (c) => {
+			const query = c.req.valid("query");
+			const page = await listPage(c, query, (page) => webhook.page(c.var.db, page, owned(c)), byId);
+			const answered = page.map((one) => queries.withDeliveryState(c.env, one));
+			return c.json(await Promise.all(answered), 200);
+		}),
+	)
 	.openapi(routes.createWebhook, async (c) => {
 		const body = c.req.valid("json");
 		const created = await queries.createWebhook(writeContext(c), c.env, authenticated(c), body);
 		return c.json(withETag(c, created), 201, { Location: webhook.pathOf(created.id) });
 	})
-	.openapi(routes.getWebhook, async (c) => {
-		const found = await webhook.find(c.var.db, c.req.valid("param").webhookId, owned(c));
-		return c.json(withETag(c, await queries.withDeliveryState(c.env, found)), 200);
-	})
+	.openapi(
+		routes.getWebhook,
+		retrying(async (c) => {
+			const found = await webhook.find(c.var.db, c.req.valid("param").webhookId, owned(c));
+			return c.json(withETag(c, await queries.withDeliveryState(c.env, found)), 200);
+		}),
+	)
 	.openapi(routes.updateWebhook, async (c) => {
 		const change = changeOf(c, c.req.valid("param").webhookId);
 		const updated = await queries.updateWebhook(change, c.req.valid("json"));
@@ -56,11 +62,14 @@ export const webhooksRouter = createRouter()
 		await queries.replayWebhook(change, c.req.valid("json").after);
 		return c.body(null, 202);
 	})
-	.openapi(routes.listWebhookDeliveries, async (c) => {
-		const { webhookId } = c.req.valid("param");
-		// The webhook must exist: an endpoint that never received anything has an empty log too.
-		await webhook.find(c.var.db, webhookId, owned(c));
-		const load = ({ after, limit }: Page) =>
-			endpointOf(c.env, webhookId).deliveries(after, limit + 1);
-		return c.json(await listPage(c, c.req.valid("query"), load, byId), 200);
-	});
+	.openapi(
+		routes.listWebhookDeliveries,
+		retrying(async (c) => {
+			const { webhookId } = c.req.valid("param");
+			// The webhook must exist: an endpoint that never received anything has an empty log too.
+			await webhook.find(c.var.db, webhookId, owned(c));
+			const load = ({ after, limit }: Page) =>
+				endpointOf(c.env, webhookId).deliveries(after, limit + 1);
+			return c.json(await listPage(c, c.req.valid("query"), load, byId), 200);
+		}),
+	);
