@@ -284,14 +284,16 @@ describe("MCP with the Inspector's CLI, as the README shows it", () => {
 		const page = await (await fetch(address)).text();
 		expect(page).toContain('name="request"');
 		const request = /name="request" value="([^"]*)"/.exec(page)[1].replaceAll("&amp;", "&");
+		// Allow sends the browser straight back to the Inspector's callback, as a redirect a browser follows.
 		const granted = await fetch(`${base}/authorize`, {
 			method: "POST",
 			body: new URLSearchParams({ request, credential: "petstore-dev-token", decision: "allow" }),
+			redirect: "manual",
 		});
-		const answer = await granted.text();
-		expect(answer).toMatch(/href="http:\/\/127\.0\.0\.1:6276/);
-		const back = /href="(http:\/\/127\.0\.0\.1:6276[^"]*)"/.exec(answer)[1];
-		expect((await fetch(back.replaceAll("&amp;", "&"))).status).toBe(200);
+		expect(granted.status).toBe(303);
+		const back = granted.headers.get("location");
+		expect(back).toMatch(/^http:\/\/127\.0\.0\.1:6276\/oauth\/callback\?code=/);
+		expect((await fetch(back)).status).toBe(200);
 		expect(await exited).toBe(0);
 		expect(JSON.parse(stdout).structuredContent).toMatchObject({ petId: 1, quantity: 5 });
 		expect(await stockOf(1)).toBe(5);
