@@ -1,4 +1,5 @@
-// The layers of src/, from the ground up: models ← db ← http ← webhooks ← resources ← the app.
+// The layers of src/, from the ground up: models ← db ← http ← webhooks ← resources ← the app; within webhooks,
+// endpoint-config.ts ← secrets/ and outbox/ ← endpoint/ (the Durable Object, which uses them all).
 // `npm run lint` fails on an import that points up, or on any cycle.
 
 /** The app's own files at the top of src/ (the Worker, the app, its routers and the Cron), env.ts aside. */
@@ -35,8 +36,17 @@ module.exports = {
 		]),
 		below("env-below-http", "^src/env[.]ts$", ["^src/(http|webhooks|resources)/", app, mcp]),
 		below("http-below-webhooks", "^src/http/", ["^src/(webhooks|resources)/", app, mcp]),
-		// Resources use the webhooks module (delivery, secrets, URL rules); it never reaches into a resource.
+		// Resources use the webhooks module (endpoints, the outbox, secrets); it never reaches into a resource.
 		below("webhooks-below-resources", "^src/webhooks/", ["^src/resources/", app, mcp]),
+		// What an endpoint is configured with is read by every room of webhooks/, and reads none of them.
+		below("endpoint-config-below-webhook-rooms", "^src/webhooks/endpoint-config[.]ts$", [
+			"^src/webhooks/(endpoint|outbox|secrets)/",
+		]),
+		// The Durable Object reads the outbox and opens secrets; the sweep reaches it through its stub alone.
+		below("outbox-below-endpoint", "^src/webhooks/outbox/", ["^src/webhooks/(endpoint|secrets)/"]),
+		below("secrets-below-endpoint", "^src/webhooks/secrets/", ["^src/webhooks/(endpoint|outbox)/"]),
+		// The public-host rules they share are src/http/public-hosts.ts: agents' sign-in needs no webhook.
+		below("agents-apart-from-webhooks", mcp, ["^src/webhooks/"]),
 		below("resources-below-app", "^src/resources/", [app, mcp]),
 	],
 	options: {
