@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import manifest from "../package.json";
+import thirdParty from "./third-party/package.json";
 
 const docs = Object.entries(env.DOCS);
 /** The README and the pages of docs/, by path. */
@@ -8,11 +9,14 @@ const pages = Object.keys(env.DOCS).filter((path) => path.endsWith(".md"));
 /**
  * The commands a text gives that package.json does not back: `npm run <script>` and `npm test` in inline code or
  * on a line of their own (a `$ ` prompt allowed), each naming a script of it, and `npx <package>` one of its
- * dependencies (`…` stands for any).
+ * dependencies, or `npx <package>@<version>` one that test/third-party pins (`…` stands for any).
  */
 const unknownCommands = (text: string) => {
 	const scripts = Object.keys(manifest.scripts);
-	const dependencies = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies });
+	const dependencies = [
+		...Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }),
+		...Object.entries(thirdParty.dependencies).map(([name, version]) => `${name}@${version}`),
+	];
 	return [...text.matchAll(/^(?:\$ )?(?:npm|npx) .*$|`(?:npm|npx) [^`]*`/gm)]
 		.map(([command]) => command.replaceAll("`", "").replace(/^\$ /, ""))
 		.filter((command) => {
