@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import type { Plugin } from "vite";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { raisedLimiters } from "./test/support/limiters.ts";
 import { documentation, projectPaths, sources } from "./test/support/project.ts";
 
@@ -100,7 +100,7 @@ export default defineConfig(async () => ({
 				test: {
 					name: "shared",
 					include: ["test/**/*.test.ts"],
-					exclude: ownRuntime,
+					exclude: [...configDefaults.exclude, ...ownRuntime],
 					isolate: false,
 				},
 			},
