@@ -55,11 +55,13 @@ describe("under local development, a database behind the code", () => {
 describe("under local development, an unexpected error", () => {
 	it("is logged with its stack on lines of its own, which wrangler dev maps to the source", async () => {
 		const log = vi.spyOn(console, "error").mockImplementation(() => {});
+		// A row no write stores, which the files sharing this database must not meet: gone once read.
 		const { results } = await env.DB.prepare(
 			"INSERT INTO events (type, subject, created_at, data) VALUES ('pet.created', '/pets/1', '2027-01-01T00:00:00.000Z', 'not JSON') RETURNING id",
 		).all<{ id: number }>();
 		const { request } = testApp({ bindings: { LOCAL_DEVELOPMENT: "true" } });
 		const response = await request(`/events?after=${results[0].id - 1}`);
+		await env.DB.prepare("DELETE FROM events WHERE id = ?").bind(results[0].id).run();
 		await expectError(response, 500, "internal_error");
 		const [fields, stack] = log.mock.calls[0].map(String);
 		expect(JSON.parse(fields)).toEqual({
