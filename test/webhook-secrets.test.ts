@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { endpointOf } from "../src/webhooks/endpoint-config";
 import { openSecret, sealSecret, UnreadableSecret } from "../src/webhooks/secrets/secret-box";
 import { api, expectError, send, testApp } from "./support/api";
-import { watchedD1 } from "./support/d1";
+import { spareDatabase, watchedD1 } from "./support/d1";
 import {
 	type CreatedWebhook,
 	categoryEvent,
@@ -106,7 +106,7 @@ describe("webhook secrets are never logged", () => {
 			logged.push(args.map(String).join(" "));
 		});
 		// A database without the tables: the insert fails as a real statement does, with its values bound.
-		const d1 = watchedD1(env.EMPTY_DB);
+		const d1 = watchedD1(await spareDatabase());
 		const response = await createWith({ DB: d1.binding });
 		await expectError(response, 500, "internal_error");
 
