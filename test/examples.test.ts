@@ -12,11 +12,8 @@ import {
 	walkthrough,
 } from "./support/walkthrough";
 
-let document: Document;
-beforeAll(async () => {
-	await seedAsDev();
-	document = await servedDocument();
-});
+const document: Document = await servedDocument();
+beforeAll(seedAsDev);
 
 describe("the document's request examples", () => {
 	it("mark only optional parameters, or ids a create answers, as values of an earlier response", () => {
@@ -30,18 +27,21 @@ describe("the document's request examples", () => {
 		}
 	});
 
-	it("each answer the documented success status, sent as they are in a sensible order on a fresh seed", async () => {
-		const { keep, idFor } = locations();
-		const walk = walkthrough(document);
-		expect(walk).toHaveLength(operationsOf(document).length);
-		for (const step of walk) {
-			const { path, init } = exampleRequest(step, idFor);
-			const response = await (needsCredential(step) ? api : anonymous)(path, init);
-			expect(
-				response.status,
-				`${step.operation.operationId}: ${step.method} ${path} ${init.body ?? ""} → ${await response.clone().text()}`,
-			).toBe(successOf(step));
-			keep(response);
-		}
+	it("walk every operation of the document", () => {
+		expect(walkthrough(document)).toHaveLength(operationsOf(document).length);
+	});
+});
+
+describe("each of the document's request examples, sent as it is in a sensible order on a fresh seed, answers the documented success status", () => {
+	const { keep, idFor } = locations();
+	const steps = walkthrough(document).map((step) => [step.operation.operationId, step] as const);
+	it.each(steps)("%s", async (operation, step) => {
+		const { path, init } = exampleRequest(step, idFor);
+		const response = await (needsCredential(step) ? api : anonymous)(path, init);
+		keep(response);
+		expect(
+			response.status,
+			`${operation}: ${step.method} ${path} ${init.body ?? ""} → ${await response.clone().text()}`,
+		).toBe(successOf(step));
 	});
 });

@@ -38,26 +38,31 @@ const roundTrips = async (
 
 let pet: Pet;
 beforeAll(seedAsDev);
-// Each test's own pet: none depends on what another did to one.
-beforeEach(async () => {
-	pet = await stockedPet(100);
+
+/** Every operation of the document, in a sensible order on a fresh seed: a test each, which fails on its own. */
+const steps = walkthrough(await servedDocument()).map(
+	(step) => [step.operation.operationId, step] as const,
+);
+
+describe("one D1 round trip for every operation of the document, sent as its examples are in a sensible order on a fresh seed", () => {
+	const { keep, idFor } = locations();
+	it.each(steps)("%s", async (operation, step) => {
+		const d1 = watchedD1(env.DB);
+		const app = testApp({ bindings: { DB: d1.binding } });
+		const { path, init } = exampleRequest(step, idFor);
+		const response = await (needsCredential(step) ? app.api : app.anonymous)(path, init);
+		keep(response);
+		expect(response.status, operation).toBe(successOf(step));
+		// Revoking a key reads its webhooks first: the state each one's `webhook.disabled` carries is its
+		// endpoint's, asked before the batch that revokes the key and disables them with their events.
+		expect(d1.calls(), operation).toBe(operation === "revokeKey" ? 2 : 1);
+	});
 });
 
 describe("one D1 round trip per request", () => {
-	it("for every operation of the document, sent as its examples are in a sensible order on a fresh seed", async () => {
-		const { keep, idFor } = locations();
-		for (const step of walkthrough(await servedDocument())) {
-			const d1 = watchedD1(env.DB);
-			const app = testApp({ bindings: { DB: d1.binding } });
-			const { path, init } = exampleRequest(step, idFor);
-			const response = await (needsCredential(step) ? app.api : app.anonymous)(path, init);
-			const operation = step.operation.operationId;
-			expect(response.status, operation).toBe(successOf(step));
-			// Revoking a key reads its webhooks first: the state each one's `webhook.disabled` carries is its
-			// endpoint's, asked before the batch that revokes the key and disables them with their events.
-			expect(d1.calls(), operation).toBe(operation === "revokeKey" ? 2 : 1);
-			keep(response);
-		}
+	// Each test's own pet: none depends on what another did to one.
+	beforeEach(async () => {
+		pet = await stockedPet(100);
 	});
 
 	it("makes one for a write that fails its precondition, and none for the document", async () => {
