@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
 import { anonymous, api, servedDocument } from "./support/api";
 import { seedAsDev } from "./support/seed";
@@ -29,28 +29,29 @@ const refusals = ({ template, operation }: Located, { path, init }: Sent): Sent[
 		: []),
 ];
 
-describe("the contract", () => {
-	it("holds for every operation of the document, on happy and error paths, in a sensible order on a fresh seed", async () => {
-		await seedAsDev();
-		const document = await servedDocument();
-		const { keep, idFor } = locations();
-		for (const step of walkthrough(document)) {
-			const sent = exampleRequest(step, idFor);
-			const { path, init } = sent;
-			const send = needsCredential(step) ? api : anonymous;
-			for (const refusal of refusals(step, sent)) {
-				const response = await send(refusal.path, refusal.init);
-				expect(response.status, `${refusal.init.method} ${refusal.path}`).toBeGreaterThanOrEqual(
-					400,
-				);
-				expect(response.status).toBeLessThan(500);
-			}
-			const response = await send(path, init);
-			expect(response.status, step.operation.operationId).toBe(successOf(step));
-			keep(response);
-		}
-	});
+/** The document the walk follows. */
+const walked = await servedDocument();
 
+describe("the contract holds for every operation of the document, on happy and error paths, in a sensible order on a fresh seed", () => {
+	beforeAll(seedAsDev);
+	const { keep, idFor } = locations();
+	const steps = walkthrough(walked).map((step) => [step.operation.operationId, step] as const);
+	it.each(steps)("%s", async (operation, step) => {
+		const sent = exampleRequest(step, idFor);
+		const { path, init } = sent;
+		const send = needsCredential(step) ? api : anonymous;
+		for (const refusal of refusals(step, sent)) {
+			const response = await send(refusal.path, refusal.init);
+			expect(response.status, `${refusal.init.method} ${refusal.path}`).toBeGreaterThanOrEqual(400);
+			expect(response.status).toBeLessThan(500);
+		}
+		const response = await send(path, init);
+		keep(response);
+		expect(response.status, operation).toBe(successOf(step));
+	});
+});
+
+describe("the contract", () => {
 	// `/mcp` is the transport of the operations as MCP tools, not an operation of its own; the
 	// document's description points to it.
 	it("documents exactly the routes the app registers, apart from /doc, /reference, /mcp and agents' OAuth sign-in", async () => {
