@@ -7,6 +7,7 @@ import { createApp } from "../src/app";
 import { flagsOf } from "../src/http/route";
 import {
 	anonymous,
+	inOneRateWindow,
 	origin,
 	send,
 	servedDocument,
@@ -223,8 +224,8 @@ describe("the tools are the operations of /doc", () => {
 		const text = await answer.text();
 		const tools = await toolsByName();
 		// Per tool, about half of what it was when every output carried the Error schema with its list of codes (96.4
-		// KB for 30 tools), with room for the fields to come (~1.6 KB a tool today; `npm run bench` prints it): a
-		// new resource's tools may add only their share.
+		// KB for 30 tools), with room for the fields to come (~1.6 KB a tool today): a new resource's tools may add
+		// only their share.
 		const bytes = new TextEncoder().encode(text).length;
 		expect(bytes / Object.keys(tools).length).toBeLessThanOrEqual(2_048);
 		for (const operation of await operations()) {
@@ -468,12 +469,27 @@ describe("both revisions on one endpoint, stateless", () => {
 		}
 	});
 
-	it("answers a header that belies _meta with -32020 before any version check, an unserved _meta revision included", async () => {
+	it("answers a header that belies the body with -32020 before any version check, an unserved _meta revision included", async () => {
 		const body = message("server/discover");
 		body.params._meta["io.modelcontextprotocol/protocolVersion"] = "2099-01-01";
-		const answer = await post(body, { "mcp-protocol-version": current });
-		expect(answer.status).toBe(400);
-		expect(await answer.json()).toMatchObject({ id: 1, error: { code: -32020 } });
+		const belying: Record<string, string>[] = [
+			{ "mcp-protocol-version": current },
+			{ "mcp-protocol-version": "2099-01-01", "mcp-method": "tools/list" },
+		];
+		for (const headers of belying) {
+			const answer = await post(body, headers);
+			expect(answer.status).toBe(400);
+			expect(await answer.json()).toMatchObject({ id: 1, error: { code: -32020 } });
+		}
+	});
+
+	it("answers server/discover without _meta, as a 2025 request, without failing: the method is the current revision's", async () => {
+		const answer = await post(
+			{ jsonrpc: "2.0", id: 5, method: "server/discover", params: {} },
+			{ "mcp-protocol-version": "2025-11-25" },
+		);
+		expect(answer.status).toBe(200);
+		expect(await rpc(answer)).toMatchObject({ id: 5, error: { code: -32601 } });
 	});
 
 	it("checks the headers the current revision requires: a missing or different Mcp-Method is the spec's error", async () => {
@@ -906,6 +922,7 @@ describe("the /mcp door holds the API's rules", () => {
 	});
 
 	it("counts every /mcp request on the read budget of its address, once, whatever its operation answers", async () => {
+		await inOneRateWindow();
 		const limited = testApp({ bindings: { READ_LIMITER: env.TINY_LIMITER } });
 		const send = (body: unknown, address: string) =>
 			post(body, { "cf-connecting-ip": address }, limited);

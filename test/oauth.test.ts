@@ -3,7 +3,16 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { authorizationServer } from "../src/oauth/server";
-import { api, send, stockedPet, stockOf, testApp, token, uniqueName } from "./support/api";
+import {
+	api,
+	inOneRateWindow,
+	send,
+	stockedPet,
+	stockOf,
+	testApp,
+	token,
+	uniqueName,
+} from "./support/api";
 import { toolCall } from "./support/mcp";
 import { mockReceivers, receiverUrl } from "./support/webhooks";
 
@@ -461,6 +470,7 @@ describe("an agent's token", () => {
 	});
 
 	it("acts with the consenting key's webhooks, Idempotency-Keys and write budget", async () => {
+		await inOneRateWindow();
 		const key = await makeKey(["orders:write", "webhooks:manage"]);
 		const rest = testApp({ credential: key.secret, bindings: { WRITE_LIMITER: env.TINY_LIMITER } });
 		const hook = await rest.send("POST", "/webhooks", {
@@ -726,6 +736,7 @@ describe("registering a client", () => {
 	});
 
 	it("counts registrations per address: past the budget, 429 with Retry-After, and another address goes on", async () => {
+		await inOneRateWindow();
 		const tiny = { REGISTER_LIMITER: env.TINY_LIMITER };
 		expect((await register({}, "198.51.100.31", tiny)).status).toBe(201);
 		expect((await register({}, "198.51.100.31", tiny)).status).toBe(201);

@@ -9,6 +9,7 @@ import {
 	createCategory,
 	createPet,
 	expectError,
+	inOneRateWindow,
 	send,
 	servedDocument,
 	testApp,
@@ -162,6 +163,7 @@ describe("bearer authentication on writes", () => {
 
 describe("rate limiting of writes", () => {
 	it("answers 429 rate_limited with Retry-After past the limit, and never limits reads", async () => {
+		await inOneRateWindow();
 		const limited = testApp({ bindings: { WRITE_LIMITER: env.TINY_LIMITER } });
 		const create = () =>
 			limited.send(
@@ -199,6 +201,7 @@ describe("budgets belong to the client that spends them", () => {
 		});
 
 	it("counts writes per token: one client spending its budget leaves another's, behind the same address", async () => {
+		await inOneRateWindow();
 		const [spender, neighbour] = [newToken(), newToken()];
 		const app = testApp({
 			bindings: { API_TOKEN: `${spender},${neighbour}`, WRITE_LIMITER: env.TINY_LIMITER },
@@ -210,6 +213,7 @@ describe("budgets belong to the client that spends them", () => {
 	});
 
 	it("counts failed authentications per address on their own budget: they never spend the token holder's", async () => {
+		await inOneRateWindow();
 		const holder = newToken();
 		const address = "198.51.100.21";
 		const app = testApp({
@@ -227,6 +231,7 @@ describe("budgets belong to the client that spends them", () => {
 	});
 
 	it("limits reads per address, on a budget of their own", async () => {
+		await inOneRateWindow();
 		const app = testApp({ bindings: { READ_LIMITER: env.TINY_LIMITER } });
 		const read = (address: string) =>
 			app.request("/pets", { headers: { "cf-connecting-ip": address } });

@@ -30,17 +30,15 @@ const unservedVersion = (message: Message, header: string | undefined) => {
 };
 
 /**
- * Where a header belies the body, checked before any version: the current revision's `MCP-Protocol-Version` against
- * its `_meta` (the SDK checks its other headers), a 2025-11-25 message's `Mcp-Method` or `Mcp-Name` (a gateway may
- * route on them).
+ * Where a header belies the body, checked before any version: `MCP-Protocol-Version` against the `_meta` that names
+ * one, and `Mcp-Method` or `Mcp-Name` when sent (a gateway may route on them; the SDK says when the current revision
+ * lacks them).
  */
 const headerMismatch = (message: Message, req: HonoRequest) => {
 	const claimed = message.params?._meta?.[versionKey];
-	if (claimed !== undefined) {
-		const header = req.header("mcp-protocol-version");
-		return header !== undefined && header !== claimed
-			? `the MCP-Protocol-Version header says ${header}, _meta ${String(claimed)}`
-			: undefined;
+	const version = req.header("mcp-protocol-version");
+	if (claimed !== undefined && version !== undefined && version !== claimed) {
+		return `the MCP-Protocol-Version header says ${version}, _meta ${String(claimed)}`;
 	}
 	const [method, name] = [req.header("mcp-method"), req.header("mcp-name")];
 	if (method !== undefined && method !== message.method) {

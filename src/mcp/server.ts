@@ -57,9 +57,11 @@ export const serveMcp = async (
 			: { ...message, params: { ...message.params, arguments: {} } },
 	});
 	if (message.method !== "server/discover" || !answer.ok) return answer;
-	// The SDK's discovery lists the current revision alone (a 2025 client negotiates with `initialize`); `/mcp`
-	// answers one list everywhere it names its revisions, its -32022 errors' included.
-	const discovered = await answer.json<{ result: { supportedVersions: string[] } }>();
-	discovered.result.supportedVersions = [...servedVersions];
-	return Response.json(discovered, answer);
+	// The SDK's discovery lists the current revision alone (a 2025 client negotiates with `initialize`), as a JSON
+	// body or an event stream's one event; `/mcp` answers one list everywhere, its -32022 errors' included.
+	const listed = (await answer.text()).replace(
+		/"supportedVersions":\[[^\]]*\]/,
+		`"supportedVersions":${JSON.stringify(servedVersions)}`,
+	);
+	return new Response(listed, answer);
 };

@@ -219,7 +219,9 @@ const unfetchableClient = async (request: Request, env: Env) => {
  * OAUTH_KV with clients (RFC 7591 §3: a server may limit them). A limiter that fails lets them through (logged).
  */
 const registrationsSpent = async (request: Request, env: Env) => {
-	if (new URL(request.url).pathname !== oauthPaths.register) return undefined;
+	if (request.method !== "POST" || new URL(request.url).pathname !== oauthPaths.register) {
+		return undefined;
+	}
 	const key = request.headers.get("cf-connecting-ip") ?? "unknown";
 	const { success } = await env.REGISTER_LIMITER.limit({ key }).catch((error) => {
 		log("warn", { part: "rate-limiter", error: String(error) });

@@ -136,6 +136,15 @@ export const collectPages = async <T>(
 
 let unique = 0;
 /** A name no other test in this file uses. */
+/**
+ * Waits, when a minute turns within `seconds`, for the next one: the simulated Rate Limiting binding counts per
+ * minute of the clock, so a budget a test spends across the turn would be counted in two windows.
+ */
+export const inOneRateWindow = async (seconds = 3) => {
+	const left = 60_000 - (Date.now() % 60_000);
+	if (left < seconds * 1000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+};
+
 export const uniqueName = (prefix: string) => `${prefix} ${++unique}`;
 
 export const createCategory = async (name = uniqueName("Category")) => {

@@ -58,7 +58,7 @@ export const updateKey = apiRoute({
 	method: "patch",
 	operationId: "updateKey",
 	summary: "Change an API key",
-	description: `Changes its name, scopes or expiry (null: never). ${widening} A key holding scopes the credential lacks is refused.`,
+	description: `Changes its name, scopes or expiry (null: never). ${widening} A key holding scopes the credential lacks, or outliving it, is refused.`,
 	request: { params, body: jsonBody(KeyPatch, "The fields to change; at least one.") },
 	errors: ["not_found"],
 	responses: { 200: jsonContent(ApiKey, "The changed key.") },
