@@ -1,7 +1,8 @@
-import { and, eq, getTableColumns, getTableName, gt, type SQL, sql } from "drizzle-orm";
+import { and, eq, exists, getTableColumns, getTableName, gt, type SQL, sql } from "drizzle-orm";
 import type { SelectedFields, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { ApiError } from "../models/error";
 import type { ErrorCode } from "../models/error-codes";
+import { nameKey } from "../models/name-key";
 import type { Db } from "./client";
 
 /** The columns a resource shows, by the names the API answers them with. */
@@ -16,40 +17,44 @@ type Answer<P extends Projection> = {
 	[K in Exclude<keyof P, Nullable<P>>]: P[K]["_"]["data"];
 } & { [K in Nullable<P>]?: P[K]["_"]["data"] };
 
-/** A column as SQL text names it: `"pets"."name"`. */
-const columnText = (column: SQLiteColumn) => `"${getTableName(column.table)}"."${column.name}"`;
-
 /**
  * A column's value as JSON: a boolean column holds 0 or 1, which the API answers as `false` or `true` (and NULL as
  * null); a JSON column holds JSON text, answered as the value it encodes.
  */
 const jsonValue = (column: SQLiteColumn) => {
-	const text = columnText(column);
 	if (column.columnType === "SQLiteBoolean") {
-		return `json(CASE WHEN ${text} IS NULL THEN NULL WHEN ${text} THEN 'true' ELSE 'false' END)`;
+		return sql`json(CASE WHEN ${column} IS NULL THEN NULL WHEN ${column} THEN 'true' ELSE 'false' END)`;
 	}
-	return column.columnType === "SQLiteTextJson" ? `json(${text})` : text;
+	return column.columnType === "SQLiteTextJson" ? sql`json(${column})` : sql`${column}`;
 };
 
-/** `'name', value, …`: the names are the model's field names, identifiers of our code, never input. */
-const pairs = (entries: [string, SQLiteColumn][]) =>
-	entries.map(([name, column]) => `'${name}', ${jsonValue(column)}`).join(", ");
+/**
+ * A field's name as an SQL string literal, which no builder writes: a name of the model, an identifier of our code,
+ * never input. A literal, not a bound value: no statement binds more than what it was given.
+ */
+const literal = (name: string) => {
+	if (!/^\w+$/.test(name)) throw new Error(`"${name}" is not a field name.`);
+	return sql.raw(`'${name}'`);
+};
+
+/** `json_object('name', value, …)` of the columns, by the names the API answers them with. */
+const objectOf = (entries: [string, SQLiteColumn][]) =>
+	sql`json_object(${sql.join(
+		entries.map(([name, column]) => sql`${literal(name)}, ${jsonValue(column)}`),
+		sql`, `,
+	)})`;
 
 /**
  * The projection's row as the API answers it, built as JSON in SQL, the one place the rule for absent values
  * lives: the same names, booleans as booleans, and nullable columns left out when null (`json_patch` drops a
  * null member, and would drop those inside a nullable JSON column too, which no resource has). Reads, lists,
- * events and idempotent replays all answer this. Written as text once, from the tables' own names: it binds
- * nothing, and a statement that holds it renders it as it is.
+ * events, idempotent replays and a write's probe all answer this.
  */
-const jsonObject = (projection: Projection) => {
+export const jsonObject = (projection: Projection) => {
 	const entries = Object.entries(projection);
-	const always = entries.filter(([, column]) => column.notNull);
+	const always = objectOf(entries.filter(([, column]) => column.notNull));
 	const maybe = entries.filter(([, column]) => !column.notNull);
-	const object = `json_object(${pairs(always)})`;
-	return sql.raw(
-		maybe.length === 0 ? object : `json_patch(${object}, json_object(${pairs(maybe)}))`,
-	);
+	return maybe.length === 0 ? always : sql`json_patch(${always}, ${objectOf(maybe)})`;
 };
 
 /** A table a resource shows columns of beside its own: how it is joined. */
@@ -156,17 +161,34 @@ export type Resource<
 	subject: SQL<string>;
 	/** The key of the newest row, the one a batch inserted once its insert has run: ids only grow. */
 	newest: SQL<number>;
-	/** Its rows, as a FROM clause names them: its table, joined as declared. */
-	from: SQL;
-	/** Its key column as SQL text names it, which renders as it is. */
-	keyColumn: SQL;
 	fold?: { column: Fold; unique?: ErrorCode };
+	/** `fields`, with the fold of the name they give (if any) beside it. */
+	folded: <F extends { name?: string }>(fields: F) => F;
+	/** What a `PUT` sets the optional fields it shows and does not carry to: their column's default, or null. */
+	cleared: Partial<T["$inferInsert"]>;
 	/** The path of the resource `id`. */
 	pathOf: (id: number) => string;
 	/** A SELECT of `fields` from its rows. */
 	select: <F extends SelectedFields>(db: Db, fields: F) => Select<F>;
 	/** The resource as the API answers it, as a column of a SELECT over its rows. */
 	answer: () => SQL<A>;
+	/** For a write's probe: the resource `id` as answered, with its ETag, or null when there is none. */
+	answerAt: (db: Db, id: number | SQL) => SQL<(A & { etag: string }) | null>;
+	/** Whether the resource `id` exists and `condition` holds for it, read through its join (which a DELETE cannot name). */
+	has: (db: Db, id: number, condition?: SQL) => SQL<boolean>;
+	/** Holds while the resource has one of the ETags `If-Match` names; always, without one. */
+	matches: (ifMatch: string[] | undefined) => SQL | undefined;
+	/** For a change's probe: whether the resource `id` exists (and `within` holds), and still `matches` `If-Match`. */
+	state: (
+		db: Db,
+		id: number,
+		ifMatch?: string[],
+		within?: SQL,
+	) => Record<"found" | "current", SQL<boolean>>;
+	/** Throws why a change of `id` changed nothing, when its {@link state} says: 404, or 412 `precondition_failed`. */
+	mustBeCurrent: (id: number, state: { found: boolean; current: boolean }) => void;
+	/** What the event of the resource `id` once it is gone says: its path, and its id. */
+	gone: (id: number) => { subject: string; data: SQL };
 	/** The resource whose key is `id` (and for which `where` holds), with its ETag, as answered; else 404. */
 	find: (db: Db, id: number, where?: SQL) => Promise<A & { etag: string }>;
 	/** The page after `page.after` (and the next one's first) for which `where` holds, in key order. */
@@ -193,7 +215,11 @@ export const defineResource = <
 	const { name, path, param, table, join, model, elsewhere = [] } = declaration;
 	const columns = { ...getTableColumns(table), ...join?.columns };
 	// The table's own, which its type requires when the declaration names neither, never a joined one.
-	const { id, version, nameKey } = getTableColumns(table) as Partial<Record<string, SQLiteColumn>>;
+	const {
+		id,
+		version,
+		nameKey: foldColumn,
+	} = getTableColumns(table) as Partial<Record<string, SQLiteColumn>>;
 	const key = declaration.key ?? (id as SQLiteColumn);
 	const versions = declaration.versions ?? [version as SQLiteColumn];
 	// The compiler names such a field too; a Worker started without the check would drop it from every answer.
@@ -205,7 +231,7 @@ export const defineResource = <
 			`${name}: the model's field ${unstored.map((field) => `"${field}"`).join(", ")} has no column in the table "${getTableName(table)}"; add it to src/db/schema.ts, then run npm run db:generate.`,
 		);
 	}
-	if (nameKey && !declaration.fold) {
+	if (foldColumn && !declaration.fold) {
 		throw new Error(
 			`${name}: its table "${getTableName(table)}" holds a folded name (nameKey); declare its fold, or a write would store a name without it.`,
 		);
@@ -215,13 +241,27 @@ export const defineResource = <
 	);
 	type Answered = Answer<ProjectionOf<T, M, Joined>>;
 	const json = jsonObject(projection);
-	const etag = sql.raw(
-		`'"' || ${versions.map(columnText).join(` || '.' || `)} || '"'`,
-	) as SQL<string>;
+	const [first, ...more] = versions;
+	const etag = sql<string>`'"' || ${sql.join(
+		[first, ...more].map((column) => sql`${column}`),
+		sql` || '.' || `,
+	)} || '"'`;
 	const select = <F extends SelectedFields>(db: Db, fields: F) =>
 		selectFrom(db, fields, table, join);
 	const answer = () => sql`${json}`.mapWith((text: string): Answered => JSON.parse(text));
 	const notFound = (id: number) => new ApiError("not_found", `${name} ${id} does not exist.`);
+	const has = (db: Db, id: number, condition?: SQL) =>
+		sql<boolean>`${exists(select(db, { one: sql`1` }).where(and(eq(key, id), condition)))}`;
+	// The tags travel as one JSON parameter: a header naming many cannot exceed D1's bound-parameter limit.
+	const matches = (ifMatch: string[] | undefined) =>
+		ifMatch && sql`${etag} IN (SELECT value FROM json_each(${JSON.stringify(ifMatch)}))`;
+	const cleared = Object.fromEntries(
+		Object.entries(getTableColumns(table)).flatMap(([field, column]) =>
+			field in projection && !column.primary && !(column.notNull && !column.hasDefault)
+				? [[field, column.default ?? null]]
+				: [],
+		),
+	) as Partial<T["$inferInsert"]>;
 	return {
 		name,
 		path,
@@ -229,22 +269,43 @@ export const defineResource = <
 		itemPath: `${path}/{${param}}`,
 		table,
 		key,
-		version: versions[0],
+		version: first,
 		projection,
 		json,
 		etag,
-		subject: sql.raw(`'${path}/' || ${columnText(key)}`) as SQL<string>,
-		newest: sql.raw(
-			`(SELECT max(${columnText(key)}) FROM "${getTableName(table)}")`,
-		) as SQL<number>,
-		from: join
-			? sql`${sql.raw(`"${getTableName(table)}" inner join "${getTableName(join.table)}" on`)} ${join.on}`
-			: sql.raw(`"${getTableName(table)}"`),
-		keyColumn: sql.raw(columnText(key)),
+		subject: sql<string>`${`${path}/`} || ${key}`,
+		newest: sql<number>`(select max(${key}) from ${table})`,
 		fold: declaration.fold,
+		cleared,
+		folded: (fields) =>
+			declaration.fold && fields.name !== undefined
+				? { ...fields, [declaration.fold.column]: nameKey(fields.name) }
+				: fields,
 		pathOf: (id) => `${path}/${id}`,
 		select,
 		answer,
+		answerAt: (db, id) =>
+			sql`${select(db, { answer: sql`json_object('answer', ${json}, 'etag', ${etag})` }).where(eq(key, id))}`.mapWith(
+				(text: string) => {
+					const found = JSON.parse(text);
+					return { ...found.answer, etag: found.etag };
+				},
+			),
+		has,
+		state: (db, id, ifMatch, within) => ({
+			found: has(db, id, within),
+			current: has(db, id, and(within, matches(ifMatch))),
+		}),
+		mustBeCurrent: (id, { found, current }) => {
+			if (!found) throw notFound(id);
+			if (!current) throw new ApiError("precondition_failed");
+		},
+		// D1 binds a number as a REAL, which the event's text would show as `1.0`.
+		gone: (id) => ({
+			subject: `${path}/${id}`,
+			data: sql`json_object('id', CAST(${id} AS INTEGER))`,
+		}),
+		matches,
 		find: async (db, id, where) => {
 			const [row] = await select(db, {
 				answer: answer().as("answer"),

@@ -6,17 +6,24 @@ type Walk<Row> = BatchItem<"sqlite"> & PromiseLike<Row[]>;
 
 /**
  * The first `size` rows, in id order, of a list filtered by any of several values (pet statuses, event types): a
- * walk per value (or one over all), in one batch with `alongside`. SQLite walks a `(value, id)` index in id order
+ * walk per value (or one over all), in one batch with what is read `alongside`. SQLite walks a `(value, id)` index in id order
  * for one value only, and for `value IN (…)` would sort every matching row; separate walks stop at the page.
  */
 export const walkEach = async <Value, Row, Alongside = never>(
 	db: Db,
-	values: Value[] | undefined,
-	walk: (value?: Value) => Walk<Row>,
-	size: number,
-	id: (row: Row) => number,
-	alongside?: Walk<Alongside>,
+	list: {
+		/** The values to walk, one walk each: all rows in one walk when there are none. */
+		values: Value[] | undefined;
+		walk: (value?: Value) => Walk<Row>;
+		/** How many rows the list answers. */
+		size: number;
+		/** A row's id, which orders the walks' rows into one list. */
+		id: (row: Row) => number;
+		/** A query run in the same batch, whose rows are answered beside the list's. */
+		alongside?: Walk<Alongside>;
+	},
 ): Promise<{ rows: Row[]; alongside: Alongside[] }> => {
+	const { values, walk, size, id, alongside } = list;
 	const [first, ...rest] = values ?? [undefined];
 	const walks = [walk(first), ...rest.map(walk)];
 	if (walks.length === 1 && alongside === undefined) return { rows: await walks[0], alongside: [] };

@@ -6,7 +6,7 @@ import type { AppEnv } from "../env";
 import { hexOf, sha256 } from "../models/digest";
 import { ApiError } from "../models/error";
 import { isKeySecret } from "../models/key-secret";
-import { type Client, type Scope, scopes } from "../models/scopes";
+import { type Client, insufficientScope, type Scope, scopes } from "../models/scopes";
 import { log } from "./log";
 import { limitFailedAuth } from "./rate-limit";
 
@@ -235,9 +235,3 @@ export const requireScope =
 		if (!c.var.client?.scopes.includes(scope)) throw insufficientScope(scope);
 		await next();
 	};
-
-/** The 403 of a credential that lacks `scope`. */
-export const insufficientScope = (scope: Scope) =>
-	new ApiError("forbidden", `This credential lacks the scope ${scope}.`, undefined, {
-		"WWW-Authenticate": `Bearer realm="petstore", error="insufficient_scope", scope="${scope}"`,
-	});

@@ -61,3 +61,9 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
 	}
 	await next();
 };
+
+/** A create's 201 headers: where the new resource is, and `Idempotency-Replayed` on a replay of an earlier answer. */
+export const createdHeaders = (location: string, replayed: boolean) => ({
+	Location: location,
+	...(replayed && { "Idempotency-Replayed": "true" }),
+});

@@ -1,15 +1,10 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
-import {
-	bearerOf,
-	credentialClient,
-	type GrantProps,
-	grantClient,
-	insufficientScope,
-} from "../http/auth";
+import { bearerOf, credentialClient, type GrantProps, grantClient } from "../http/auth";
 import { limitFailedAuth } from "../http/rate-limit";
 import { ApiError } from "../models/error";
+import { insufficientScope } from "../models/scopes";
 import { authorizationServer, oauthPaths, resourceOf, servesOAuth } from "../oauth/server";
 import type { ApiTool } from "./tools";
 

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { ApiError } from "./error";
 
 /** What a credential may do (reads of pets, categories, orders, inventory and events need none). */
 export const scopeDescriptions = {
@@ -28,3 +29,9 @@ export type Client = {
 	/** When a key stops working; null: never (the root token neither). */
 	expiresAt: string | null;
 };
+
+/** The 403 of a credential that lacks `scope`. */
+export const insufficientScope = (scope: Scope) =>
+	new ApiError("forbidden", `This credential lacks the scope ${scope}.`, undefined, {
+		"WWW-Authenticate": `Bearer realm="petstore", error="insufficient_scope", scope="${scope}"`,
+	});

@@ -1,18 +1,23 @@
 import { z } from "@hono/zod-openapi";
+import { and, eq, exists, getTableColumns, ne, not, type SQL, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Context } from "hono";
+import type { Db } from "../db/client";
 import type { Resource } from "../db/resource";
-import { changeOne, createOne, type Fields, type Refusal, removeOne } from "../db/write";
+import { eventRow, idempotencyRecord, insertWhere, runWrite } from "../db/write";
 import type { AppEnv } from "../env";
 import { withETag } from "../http/conditional";
+import { createdHeaders } from "../http/idempotency";
 import { linkHeader, listPage, pageQuery } from "../http/pagination";
 import { createdContent, exampleOf, jsonBody, jsonContent } from "../http/responses";
 import { apiRoute, type Tag } from "../http/route";
 import { createRouter, retrying } from "../http/router";
 import { writeContext } from "../http/write-context";
+import { ApiError } from "../models/error";
 import type { ErrorCode } from "../models/error-codes";
 import type { EventType } from "../models/event-types";
 import { byId, idParam } from "../models/id";
+import { nameKey } from "../models/name-key";
 import type { Scope } from "../models/scopes";
 
 /** A noun whose `.created`, `.updated` and `.deleted` events src/models/event-types.ts declares. */
@@ -65,8 +70,13 @@ export const crud = <
 	noun: [Noun, Nouns];
 	/** What it is answered and written as: one created or replaced, a patch, one, and a page. */
 	models: { New: New; Patch: Patch; One: One; Many: Many };
-	/** What refuses a deletion, and the error codes it answers with. */
-	removal?: { refuse: (id: number) => Refusal[]; errors: ErrorCode[]; description: string };
+	/** What refuses a deletion (while `inUse` holds, with `refusal`), and the error codes it answers with. */
+	removal?: {
+		inUse: (db: Db, id: number) => SQL;
+		refusal: (id: number) => ApiError;
+		errors: ErrorCode[];
+		description: string;
+	};
 }) => {
 	const { path, itemPath, param }: Pick<R, "path" | "itemPath" | "param"> = resource;
 	const id = idParam(param);
@@ -152,41 +162,92 @@ export const crud = <
 		}),
 	};
 	const idOf = (c: Given) => c.req.valid("param")[param];
+	const table: SQLiteTable = resource.table;
+	/** Why a write that gave `name` wrote nothing, though the resource was there and current: its name is taken. */
+	const refusedName = (name: string | undefined) => {
+		const code = resource.fold?.unique;
+		if (code === undefined || name === undefined) {
+			return new Error(`${resource.name}: nothing was written, and nothing says why.`);
+		}
+		return new ApiError(code, `A ${one} named "${name}" already exists.`);
+	};
+	/** Holds when another resource than `id` holds the fold of `name`, where folded names are unique. */
+	const nameTaken = (db: Db, name: string | undefined, id?: number) => {
+		const fold = resource.fold?.unique && getTableColumns(table)[resource.fold.column];
+		if (!fold || name === undefined) return undefined;
+		const other = id === undefined ? undefined : ne(resource.key, id);
+		return exists(
+			db
+				.select({ one: sql`1` })
+				.from(table)
+				.where(and(eq(fold, nameKey(name)), other)),
+		);
+	};
 	// The routes above type the router's answers; these handlers, shared by every resource, read them as `Given`.
 	const list = async (c: Given) =>
 		c.json(await listPage(c, c.req.valid("query"), (page) => resource.page(c.var.db, page), byId));
 	const create = async (c: Given) => {
-		const created = await createOne(writeContext(c), resource, {
-			steps: ({ insert, event }) => [
-				insert(c.req.valid("json") as Fields<R>),
-				event(`${one}.created`),
-			],
-		});
-		return c.json(withETag(c, created), 201, { Location: resource.pathOf(created.id) });
+		const ctx = writeContext(c);
+		const { db } = ctx;
+		const body = c.req.valid("json") as { name?: string };
+		const keyed = idempotencyRecord(ctx, resource);
+		const probe = await runWrite(
+			db,
+			[...keyed.forget, insertWhere(db, table, resource.folded(body), keyed.unused)],
+			{ created: resource.answerAt(db, resource.newest), stored: keyed.stored },
+			[eventRow(ctx, `${one}.created`, resource, resource.newest), ...keyed.record],
+		);
+		const replayed = !probe.written && probe.stored !== null;
+		const created = probe.written ? probe.created : probe.stored && keyed.replay(probe.stored);
+		if (!created) throw refusedName(body.name);
+		return c.json(withETag(c, created), 201, createdHeaders(resource.pathOf(created.id), replayed));
 	};
 	const get = async (c: Given) => c.json(withETag(c, await resource.find(c.var.db, idOf(c))), 200);
-	const change = async (c: Given) => {
-		const changed = await changeOne(writeContext(c), resource, idOf(c), {
-			steps: ({ update, event }) => [
-				update(c.req.valid("json") as Partial<Fields<R>>),
-				event(`${one}.updated`),
+	/** A `PUT` (`clear`) replaces every field: an optional one it does not carry is cleared. */
+	const change = (clear: boolean) => async (c: Given) => {
+		const ctx = writeContext(c);
+		const { db, ifMatch } = ctx;
+		const id = idOf(c);
+		const body = { ...(clear && resource.cleared), ...c.req.valid("json") } as { name?: string };
+		const nameHeld = nameTaken(db, body.name, id);
+		const probe = await runWrite(
+			db,
+			[
+				db
+					.update(table)
+					.set({ ...resource.folded(body), version: sql`${resource.version} + 1` })
+					.where(and(eq(resource.key, id), resource.matches(ifMatch), nameHeld && not(nameHeld))),
 			],
-		});
-		return c.json(withETag(c, changed), 200);
+			{ changed: resource.answerAt(db, id), ...resource.state(db, id, ifMatch) },
+			[eventRow(ctx, `${one}.updated`, resource, id)],
+		);
+		if (probe.written && probe.changed) return c.json(withETag(c, probe.changed), 200);
+		resource.mustBeCurrent(id, probe);
+		throw refusedName(body.name);
 	};
 	const remove = async (c: Given) => {
+		const ctx = writeContext(c);
+		const { db, ifMatch } = ctx;
 		const id = idOf(c);
-		await removeOne(writeContext(c), resource, id, {
-			refuse: removal?.refuse(id),
-			steps: ({ remove: removed, event }) => [removed(), event(`${one}.deleted`)],
-		});
-		return c.body(null, 204);
+		const inUse = removal ? removal.inUse(db, id) : sql`0`;
+		const probe = await runWrite(
+			db,
+			[db.delete(table).where(and(eq(resource.key, id), resource.matches(ifMatch), not(inUse)))],
+			{ ...resource.state(db, id, ifMatch), inUse },
+			[eventRow(ctx, `${one}.deleted`, resource.gone(id))],
+		);
+		if (probe.written) return c.body(null, 204);
+		resource.mustBeCurrent(id, probe);
+		throw (
+			removal?.refusal(id) ??
+			new Error(`${resource.name} ${id} was not deleted, and nothing says why.`)
+		);
 	};
 	return createRouter()
 		.openapi(routes.list, retrying(list) as never)
 		.openapi(routes.create, create as never)
 		.openapi(routes.get, retrying(get) as never)
-		.openapi(routes.replace, change as never)
-		.openapi(routes.update, change as never)
+		.openapi(routes.replace, change(true) as never)
+		.openapi(routes.update, change(false) as never)
 		.openapi(routes.delete, remove as never);
 };

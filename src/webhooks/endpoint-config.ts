@@ -1,6 +1,9 @@
 // A webhook's endpoint: the Durable Object that delivers its events (src/webhooks/endpoint/durable-object.ts), and
 // the config it delivers with, read from D1 by the sweep and by the webhook operations that change it.
 
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { jsonObject } from "../db/resource";
 import { webhooks } from "../db/schema";
 
 /** What a webhook's Durable Object needs to deliver: where, signed with which secrets, as of which version. */
@@ -36,3 +39,10 @@ export const configOf = (row: EndpointRow): EndpointConfig => ({
 });
 
 export const endpointOf = (env: Env, id: number) => env.WEBHOOK_ENDPOINT.getByName(String(id));
+
+/** For a write's probe: the endpoint's columns of webhook `id`, or null when there is none. */
+export const endpointAt = (db: Db, id: number) =>
+	sql`${db
+		.select({ row: jsonObject(endpointColumns) })
+		.from(webhooks)
+		.where(eq(webhooks.id, id))}`.mapWith((text: string): EndpointRow => JSON.parse(text));

@@ -1,7 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, exists } from "drizzle-orm";
 import { category } from "../../db/resources";
 import { pets } from "../../db/schema";
-import { exists } from "../../db/write";
 import { Categories, Category, CategoryPatch, NewCategory } from "../../models/category";
 import { ApiError } from "../../models/error";
 import { crud } from "../crud";
@@ -21,11 +20,7 @@ export const categoriesRouter = crud({
 	removal: {
 		description: "Only a category without pets can be deleted.",
 		errors: ["category_in_use"],
-		refuse: (id) => [
-			[
-				exists(pets, eq(pets.categoryId, id)),
-				() => new ApiError("category_in_use", `Category ${id} still has pets.`),
-			],
-		],
+		inUse: (db, id) => exists(db.select({ id: pets.id }).from(pets).where(eq(pets.categoryId, id))),
+		refusal: (id) => new ApiError("category_in_use", `Category ${id} still has pets.`),
 	},
 });

@@ -13,10 +13,9 @@ const event = { id: events.id, type: events.type, createdAt: events.createdAt, d
 
 /** The page of events after `filter.after`, oldest first, and the next one's first if there is one. */
 export const listEvents = async (db: Db, filter: EventFilter): Promise<Event[]> => {
-	const { rows } = await walkEach(
-		db,
-		filter.type,
-		(type) =>
+	const { rows } = await walkEach(db, {
+		values: filter.type,
+		walk: (type) =>
 			db
 				.select(event)
 				.from(events)
@@ -29,8 +28,8 @@ export const listEvents = async (db: Db, filter: EventFilter): Promise<Event[]> 
 				)
 				.orderBy(events.id)
 				.limit(filter.limit + 1),
-		filter.limit + 1,
-		byId,
-	);
+		size: filter.limit + 1,
+		id: byId,
+	});
 	return rows.map((row) => ({ ...row, type: row.type as EventType, data: JSON.parse(row.data) }));
 };

@@ -1,5 +1,5 @@
 import { apiKey } from "../../db/resources";
-import { authenticated } from "../../http/auth";
+import { authenticated, forgetKey } from "../../http/auth";
 import { withETag } from "../../http/conditional";
 import { listPage } from "../../http/pagination";
 import { createRouter, retrying } from "../../http/router";
@@ -8,6 +8,7 @@ import { byId } from "../../models/id";
 import * as queries from "./queries";
 import * as routes from "./routes";
 
+// A change of a key applies in this isolate at once (it forgets the key), elsewhere within 10 seconds.
 export const keysRouter = createRouter()
 	.openapi(
 		routes.listKeys,
@@ -31,15 +32,19 @@ export const keysRouter = createRouter()
 		const { keyId } = c.req.valid("param");
 		const patch = c.req.valid("json");
 		const updated = await queries.updateKey(writeContext(c), authenticated(c), keyId, patch);
+		forgetKey(keyId);
 		return c.json(withETag(c, updated), 200);
 	})
 	.openapi(routes.revokeKey, async (c) => {
-		await queries.revokeKey(writeContext(c), c.env, c.req.valid("param").keyId);
+		const { keyId } = c.req.valid("param");
+		await queries.revokeKey(writeContext(c), c.env, keyId);
+		forgetKey(keyId);
 		return c.body(null, 204);
 	})
 	.openapi(routes.rollKey, async (c) => {
 		const { keyId } = c.req.valid("param");
 		const roll = c.req.valid("json");
 		const rolled = await queries.rollKey(writeContext(c), authenticated(c), keyId, roll);
+		forgetKey(keyId);
 		return c.json(withETag(c, rolled), 200);
 	});

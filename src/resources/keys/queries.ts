@@ -1,20 +1,13 @@
-import { eq, gt, isNull, not, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, not, notExists, or, sql } from "drizzle-orm";
+import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { apiKey } from "../../db/resources";
 import { apiKeys } from "../../db/schema";
-import {
-	changeOne,
-	createOne,
-	exists,
-	type Refusal,
-	removeOne,
-	type WriteContext,
-} from "../../db/write";
-import { forgetKey, insufficientScope } from "../../http/auth";
+import { runWrite, type WriteContext } from "../../db/write";
 import { ApiError } from "../../models/error";
 import type { KeyPatch, KeyRoll, NewKey } from "../../models/key";
 import { keyHash, newKeySecret, startOf } from "../../models/key-secret";
-import { type Client, scopes } from "../../models/scopes";
-import { disablingSteps, enabledWebhooksOf, pauseEndpoints } from "../webhooks/queries";
+import { type Client, insufficientScope, type Scope, scopes } from "../../models/scopes";
+import { disablingWebhooks, enabledWebhooksOf, pauseEndpoints } from "../webhooks/queries";
 
 /**
  * Refuses to make a key with scopes `client` lacks, or that outlives it: no key makes or widens a key beyond its
@@ -43,25 +36,29 @@ const outlived = (client: Client) =>
 	);
 
 /**
- * A key whose stored expiry is later than `client`'s, or never comes, is refused: no short-lived credential takes
- * over a longer-lived key. Expiries are stored as {@link utc} strings, whose text order is their time order.
+ * Holds for a key that outlives `client`: its stored expiry is later than `client`'s, or never comes. Expiries are
+ * stored as {@link utc} strings, whose text order is their time order.
  */
-const outliving = (client: Client): Refusal[] => {
-	if (client.expiresAt === null) return [];
-	const later = or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, client.expiresAt)) as SQL;
-	return [[later, () => outlived(client)]];
+const outliving = (client: Client) =>
+	client.expiresAt === null
+		? undefined
+		: or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, client.expiresAt));
+
+/** The scopes `client` lacks: a key holding one is wider than it. */
+const lackedBy = (client: Client) => scopes.filter((scope) => !client.scopes.includes(scope));
+
+/** Holds for a key holding a scope `client` lacks: no credential takes over a wider key. */
+const widerThan = (client: Client) => {
+	const lacked = lackedBy(client);
+	const held = sql`exists (select 1 from json_each(${apiKeys.scopes}) where ${inArray(sql`value`, lacked)})`;
+	return lacked.length === 0 ? undefined : held;
 };
 
-/** A key holding a scope `client` lacks is refused, naming the scope: no credential takes over a wider key. */
-const widerThan = (client: Client): Refusal[] =>
-	scopes
-		.filter((scope) => !client.scopes.includes(scope))
-		.map(
-			(scope): Refusal => [
-				sql`exists (select 1 from json_each(${apiKeys.scopes}) where value = ${scope})`,
-				() => insufficientScope(scope),
-			],
-		);
+/** Why a change of a key by `client` was refused, as the key stands: a scope it lacks, or an expiry it outlives. */
+const refusalOf = (client: Client, key: { scopes: Scope[] }) => {
+	const wider = lackedBy(client).find((scope) => key.scopes.includes(scope));
+	return wider ? insufficientScope(wider) : outlived(client);
+};
 
 /** An expiry as the API answers every time: ISO 8601 in UTC. */
 const utc = (time: string | null | undefined) => (time ? new Date(time).toISOString() : time);
@@ -73,63 +70,79 @@ const newSecret = async () => {
 };
 
 /** Makes a key: answered with its secret, shown this once. */
-export const createKey = async (ctx: WriteContext, client: Client, body: NewKey) => {
-	withinClient(client, ctx.now, { ...body, expiresAt: body.expiresAt ?? null });
+export const createKey = async ({ db, now }: WriteContext, client: Client, body: NewKey) => {
+	withinClient(client, now, { ...body, expiresAt: body.expiresAt ?? null });
 	const { secret, stored } = await newSecret();
-	const created = await createOne(ctx, apiKey, {
-		steps: ({ insert }) => [
-			insert({
-				...body,
-				...stored,
-				expiresAt: utc(body.expiresAt) ?? null,
-				createdAt: new Date(ctx.now).toISOString(),
-			}),
-		],
-	});
-	return { ...created, secret };
+	const createdAt = new Date(now).toISOString();
+	const expiresAt = utc(body.expiresAt) ?? null;
+	const { key } = await runWrite(
+		db,
+		[db.insert(apiKeys).values({ ...body, ...stored, expiresAt, createdAt })],
+		{ key: apiKey.answerAt(db, apiKey.newest) },
+	);
+	if (key === null) throw new Error("The new key was not found where it was written.");
+	return { ...key, secret };
 };
 
-/** Changes a key's name, scopes or expiry; it applies in this isolate at once, elsewhere within 10 seconds. */
-export const updateKey = async (ctx: WriteContext, client: Client, id: number, patch: KeyPatch) => {
+/**
+ * Sets `fields` on key `id` unless it changed since `If-Match`, is wider than `client` or, unless `fields` gives an
+ * expiry, outlives it (checked in the batch, so no change races it).
+ */
+const changeKey = async (
+	{ db, ifMatch }: WriteContext,
+	client: Client,
+	id: number,
+	fields: SQLiteUpdateSetSource<typeof apiKeys>,
+) => {
+	const kept = fields.expiresAt === undefined ? outliving(client) : undefined;
+	const refused = or(widerThan(client), kept);
+	const probe = await runWrite(
+		db,
+		[
+			db
+				.update(apiKeys)
+				.set({ ...fields, version: sql`${apiKeys.version} + 1` })
+				.where(and(eq(apiKeys.id, id), apiKey.matches(ifMatch), refused && not(refused))),
+		],
+		{ key: apiKey.answerAt(db, id), ...apiKey.state(db, id, ifMatch) },
+	);
+	if (probe.written && probe.key) return probe.key;
+	apiKey.mustBeCurrent(id, probe);
+	throw refusalOf(client, probe.key ?? { scopes: [] });
+};
+
+/** Changes a key's name, scopes or expiry. */
+export const updateKey = (ctx: WriteContext, client: Client, id: number, patch: KeyPatch) => {
 	withinClient(client, ctx.now, patch);
-	const set = patch.expiresAt === undefined ? patch : { ...patch, expiresAt: utc(patch.expiresAt) };
-	// A patch without an expiry keeps the stored one: checked in the batch, so no change races it.
-	const kept = patch.expiresAt === undefined ? outliving(client) : [];
-	const updated = await changeOne(ctx, apiKey, id, {
-		refuse: [...widerThan(client), ...kept],
-		steps: ({ update }) => [update(set)],
-	});
-	forgetKey(id);
-	return updated;
+	const expiry = patch.expiresAt === undefined ? {} : { expiresAt: utc(patch.expiresAt) };
+	return changeKey(ctx, client, id, { ...patch, ...expiry });
 };
 
 /** Gives a key a new secret; the previous one works for `roll.previousValidFor` seconds more. */
 export const rollKey = async (ctx: WriteContext, client: Client, id: number, roll: KeyRoll) => {
 	const { secret, stored } = await newSecret();
-	const rolled = await changeOne(ctx, apiKey, id, {
-		refuse: [...widerThan(client), ...outliving(client)],
-		steps: ({ update }) => [
-			update({
-				...stored,
-				previousHash: sql`${apiKeys.hash}` as SQL<string>,
-				previousUntil: ctx.now + roll.previousValidFor * 1000,
-			}),
-		],
+	const rolled = await changeKey(ctx, client, id, {
+		...stored,
+		previousHash: sql`${apiKeys.hash}`,
+		previousUntil: ctx.now + roll.previousValidFor * 1000,
 	});
-	forgetKey(id);
 	return { ...rolled, secret };
 };
 
 /**
- * Revokes a key: it stops working here at once, elsewhere within 10 seconds; its webhooks are disabled in the same
- * batch, each recording `webhook.disabled`, and their endpoints start no new delivery.
+ * Revokes a key; its webhooks are disabled in the same batch, each recording `webhook.disabled`, and their
+ * endpoints start no new delivery.
  */
 export const revokeKey = async (ctx: WriteContext, env: Env, id: number) => {
-	const enabled = await enabledWebhooksOf(ctx.db, env, id);
-	const revoked = not(exists(apiKeys, eq(apiKeys.id, id)));
-	await removeOne(ctx, apiKey, id, {
-		steps: ({ remove }) => [remove(), ...disablingSteps(ctx, id, enabled, revoked)],
-	});
-	forgetKey(id);
-	await pauseEndpoints(ctx.db, env, [...enabled.keys()], ctx.now);
+	const { db, ifMatch } = ctx;
+	const enabled = await enabledWebhooksOf(db, env, id);
+	const revoked = notExists(db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, id)));
+	const probe = await runWrite(
+		db,
+		[db.delete(apiKeys).where(and(eq(apiKeys.id, id), apiKey.matches(ifMatch)))],
+		apiKey.state(db, id, ifMatch),
+		disablingWebhooks(ctx, id, enabled, revoked),
+	);
+	if (!probe.written) apiKey.mustBeCurrent(id, probe);
+	await pauseEndpoints(db, env, [...enabled.keys()], ctx.now);
 };

@@ -1,5 +1,6 @@
 import { order } from "../../db/resources";
 import { withETag } from "../../http/conditional";
+import { createdHeaders } from "../../http/idempotency";
 import { listPage } from "../../http/pagination";
 import { createRouter, retrying } from "../../http/router";
 import { writeContext } from "../../http/write-context";
@@ -18,7 +19,8 @@ export const ordersRouter = createRouter()
 	)
 	.openapi(routes.placeOrder, async (c) => {
 		const placed = await queries.placeOrder(writeContext(c), c.req.valid("json"));
-		return c.json(withETag(c, placed), 201, { Location: order.pathOf(placed.id) });
+		const headers = createdHeaders(order.pathOf(placed.order.id), placed.replayed);
+		return c.json(withETag(c, placed.order), 201, headers);
 	})
 	.openapi(
 		routes.getOrderById,

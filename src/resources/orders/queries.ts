@@ -1,16 +1,13 @@
-import { and, type Column, eq, gte, not, sql } from "drizzle-orm";
+import { and, eq, exists, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { inventoryItem, order } from "../../db/resources";
 import { inventory, orders, pets } from "../../db/schema";
 import {
-	chained,
-	changed,
-	changeOne,
-	createOne,
-	exists,
-	type Refusal,
-	removeOne,
-	step,
+	afterChange,
+	eventRow,
+	idempotencyRecord,
+	insertWhere,
+	runWrite,
 	type WriteContext,
 } from "../../db/write";
 import type { Page } from "../../http/pagination";
@@ -35,97 +32,116 @@ export const listOrders = (db: Db, filter: OrderFilter): Promise<Order[]> =>
  * Places an order in one atomic batch: the order, only while its pet exists, is for sale and has the stock (and its
  * `Idempotency-Key` is unused), then the stock it takes and its events. The ship date defaults to now.
  */
-export const placeOrder = (ctx: WriteContext, placement: NewOrder) => {
+export const placeOrder = async (ctx: WriteContext, placement: NewOrder) => {
+	const { db, now } = ctx;
 	const { petId, quantity } = placement;
-	const forSale = and(eq(pets.id, petId), eq(pets.status, "available"));
-	const inStock = and(eq(inventory.petId, petId), gte(inventory.quantity, quantity));
-	return createOne(ctx, order, {
-		refuse: [
-			[
-				not(exists(pets, eq(pets.id, petId))),
-				() => new ApiError("unknown_pet", `Pet ${petId} does not exist.`),
-			],
-			[
-				not(exists(pets, forSale)),
-				() => new ApiError("pet_not_available", `Pet ${petId} is not available.`),
-			],
-			[
-				not(exists(inventory, inStock)),
-				() =>
-					new ApiError("insufficient_stock", `Pet ${petId} has fewer than ${quantity} in stock.`),
-			],
-		],
-		steps: ({ insert, event }) => [
-			insert({ ...placement, shipDate: placement.shipDate ?? new Date(ctx.now).toISOString() }),
-			// After the order, whose conditions read the stock before it is taken.
-			chained(
-				"stock",
-				ctx.db
-					.update(inventory)
-					.set({
-						quantity: sql`${inventory.quantity} - ${quantity}`,
-						version: sql`${inventory.version} + 1`,
-					})
-					.where(and(eq(inventory.petId, petId), changed)),
+	const pet = eq(pets.id, petId);
+	const petExists = exists(db.select({ id: pets.id }).from(pets).where(pet));
+	const forSale = exists(
+		db
+			.select({ id: pets.id })
+			.from(pets)
+			.where(and(pet, eq(pets.status, "available"))),
+	);
+	const stock = and(eq(inventory.petId, petId), gte(inventory.quantity, quantity));
+	const inStock = exists(db.select({ petId: inventory.petId }).from(inventory).where(stock));
+	const keyed = idempotencyRecord(ctx, order);
+	const shipDate = placement.shipDate ?? new Date(now).toISOString();
+	const probe = await runWrite(
+		db,
+		[
+			...keyed.forget,
+			insertWhere(
+				db,
+				orders,
+				{ ...placement, shipDate },
+				and(petExists, forSale, inStock, keyed.unused),
 			),
-			event("order.placed"),
-			event("inventory.updated", inventoryItem, petId),
 		],
-	});
+		// Read before the stock is taken, which the next statement follows the order with.
+		{ order: order.answerAt(db, order.newest), petExists, forSale, inStock, stored: keyed.stored },
+		[
+			db
+				.update(inventory)
+				.set({
+					quantity: sql`${inventory.quantity} - ${quantity}`,
+					version: sql`${inventory.version} + 1`,
+				})
+				.where(and(eq(inventory.petId, petId), afterChange)),
+			eventRow(ctx, "order.placed", order, order.newest),
+			eventRow(ctx, "inventory.updated", inventoryItem, petId),
+			...keyed.record,
+		],
+	);
+	if (probe.written && probe.order) return { order: probe.order, replayed: false };
+	if (probe.stored) return { order: keyed.replay(probe.stored), replayed: true };
+	if (!probe.petExists) throw new ApiError("unknown_pet", `Pet ${petId} does not exist.`);
+	if (!probe.forSale) throw new ApiError("pet_not_available", `Pet ${petId} is not available.`);
+	throw new ApiError("insufficient_stock", `Pet ${petId} has fewer than ${quantity} in stock.`);
 };
 
 /** A complete order is final: `order_complete`, naming it. */
-const final = (id: number): Refusal => [
-	eq(orders.complete, true),
-	() => new ApiError("order_complete", `Order ${id} is complete and final.`),
-];
+const final = (id: number) => new ApiError("order_complete", `Order ${id} is complete and final.`);
 
 /**
  * Applies the patch to an open order that still has an `If-Match` ETag (when given). A complete order is final:
  * completing it again is a no-op, answered as it stands, with no write and no event; any other change is refused.
  */
 export const updateOrder = async (ctx: WriteContext, id: number, patch: OrderPatch) => {
-	const completing = patch.complete === true;
-	try {
-		return await changeOne(ctx, order, id, {
-			refuse: [final(id)],
-			steps: ({ update, event }) => [
-				update(patch),
-				event(completing ? "order.completed" : "order.updated"),
-			],
-		});
-	} catch (error) {
-		const again = completing && patch.shipDate === undefined;
-		if (again && error instanceof ApiError && error.code === "order_complete") {
-			return order.find(ctx.db, id);
-		}
-		throw error;
-	}
+	const { db, ifMatch } = ctx;
+	const open = eq(orders.complete, false);
+	const probe = await runWrite(
+		db,
+		[
+			db
+				.update(orders)
+				.set({ ...patch, version: sql`${orders.version} + 1` })
+				.where(and(eq(orders.id, id), order.matches(ifMatch), open)),
+		],
+		{
+			order: order.answerAt(db, id),
+			...order.state(db, id, ifMatch),
+			open: order.has(db, id, open),
+		},
+		[eventRow(ctx, patch.complete === true ? "order.completed" : "order.updated", order, id)],
+	);
+	if (probe.written && probe.order) return probe.order;
+	order.mustBeCurrent(id, probe);
+	const again = patch.complete === true && patch.shipDate === undefined;
+	if (again && probe.order) return probe.order;
+	throw final(id);
 };
 
 /** Deletes an open order that still has an `If-Match` ETag and returns its quantity to stock, in one batch. */
-export const cancelOrder = (ctx: WriteContext, id: number) =>
-	removeOne(ctx, order, id, {
-		refuse: [final(id)],
-		steps: ({ allowed, remove, event }) => {
-			/** A column of the order being cancelled, read before it is gone. */
-			const cancelled = (column: Column) => sql`(SELECT ${column} FROM ${orders} WHERE ${allowed})`;
-			return [
-				// The stock first, while the order still says how much comes back and to which pet; capped at the
-				// stock bound, which stock set to the maximum meanwhile could pass.
-				step(
-					"stock",
-					ctx.db
-						.update(inventory)
-						.set({
-							quantity: sql`min(${inventory.quantity} + ${cancelled(orders.quantity)}, ${limits.stock})`,
-							version: sql`${inventory.version} + 1`,
-						})
-						.where(eq(inventory.petId, cancelled(orders.petId))),
-				),
-				event("inventory.updated", inventoryItem, cancelled(orders.petId)),
-				remove(),
-				event("order.cancelled"),
-			];
-		},
-	});
+export const cancelOrder = async (ctx: WriteContext, id: number) => {
+	const { db, ifMatch } = ctx;
+	const open = eq(orders.complete, false);
+	const cancelled = and(eq(orders.id, id), order.matches(ifMatch), open);
+	/** A column of the order being cancelled, read before it is gone. */
+	const column = (field: "petId" | "quantity") =>
+		sql<number>`(${db
+			.select({ [field]: orders[field] })
+			.from(orders)
+			.where(cancelled)})`;
+	const probe = await runWrite(
+		db,
+		[
+			// The stock first, while the order still says how much comes back and to which pet; capped at the
+			// stock bound, which stock set to the maximum meanwhile could pass.
+			db
+				.update(inventory)
+				.set({
+					quantity: sql`min(${inventory.quantity} + ${column("quantity")}, ${limits.stock})`,
+					version: sql`${inventory.version} + 1`,
+				})
+				.where(eq(inventory.petId, column("petId"))),
+			eventRow(ctx, "inventory.updated", inventoryItem, column("petId")),
+			db.delete(orders).where(cancelled),
+		],
+		{ ...order.state(db, id, ifMatch), open: order.has(db, id, open) },
+		[eventRow(ctx, "order.cancelled", order.gone(id))],
+	);
+	if (probe.written) return;
+	order.mustBeCurrent(id, probe);
+	throw final(id);
+};

@@ -3,6 +3,7 @@ import { webhook } from "../../db/resources";
 import type { AppEnv } from "../../env";
 import { authenticated } from "../../http/auth";
 import { withETag } from "../../http/conditional";
+import { createdHeaders } from "../../http/idempotency";
 import { listPage, type Page } from "../../http/pagination";
 import { createRouter, retrying } from "../../http/router";
 import { writeContext } from "../../http/write-context";
@@ -35,7 +36,8 @@ export const webhooksRouter = createRouter()
 	.openapi(routes.createWebhook, async (c) => {
 		const body = c.req.valid("json");
 		const created = await queries.createWebhook(writeContext(c), c.env, authenticated(c), body);
-		return c.json(withETag(c, created), 201, { Location: webhook.pathOf(created.id) });
+		const headers = createdHeaders(webhook.pathOf(created.webhook.id), created.replayed);
+		return c.json(withETag(c, created.webhook), 201, headers);
 	})
 	.openapi(
 		routes.getWebhook,

@@ -1,29 +1,21 @@
-import { and, count, eq, gte, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { defineResource } from "../../db/resource";
 import { webhook } from "../../db/resources";
 import { webhooks } from "../../db/schema";
 import {
-	changeOne,
-	createOne,
-	eventOf,
-	removeOne,
-	type Step,
-	step,
+	eventRow,
+	idempotencyRecord,
+	insertWhere,
+	runWrite,
 	type WriteContext,
 } from "../../db/write";
 import { urlProblem } from "../../http/public-hosts";
 import { ApiError, invalid } from "../../models/error";
 import { durations, limits } from "../../models/limits";
 import type { Client } from "../../models/scopes";
-import {
-	type DeliveryState,
-	type NewWebhook,
-	Webhook,
-	type WebhookPatch,
-} from "../../models/webhook";
-import { disabledState } from "../../webhooks/endpoint/disable";
-import { configOf, endpointColumns, endpointOf } from "../../webhooks/endpoint-config";
+import type { DeliveryState, NewWebhook, WebhookPatch } from "../../models/webhook";
+import { disabledEvent } from "../../webhooks/endpoint/disable";
+import { configOf, endpointAt, endpointColumns, endpointOf } from "../../webhooks/endpoint-config";
 import { replayedSecret } from "../../webhooks/secrets/replayed-secret";
 import { type SealedSecret, sealSecret } from "../../webhooks/secrets/secret-box";
 
@@ -40,24 +32,6 @@ const storableUrl = (url: string, env: Env) => {
 /** `whsec_` and 32 random bytes in base64: the Standard Webhooks secret format. */
 const newSecret = () => `whsec_${crypto.getRandomValues(new Uint8Array(32)).toBase64()}`;
 
-/** A webhook with its endpoint's columns: what a change answers, and what its Durable Object is told. */
-const webhookEndpoint = defineResource({
-	name: webhook.name,
-	path: webhook.path,
-	param: "webhookId",
-	table: webhooks,
-	model: { shape: { ...Webhook.shape, ...endpointColumns } },
-	elsewhere: ["failures", "lastStatus", "lastAttemptAt"],
-});
-
-type EndpointRead = Awaited<ReturnType<typeof webhookEndpoint.find>>;
-
-/** A webhook read with its endpoint's columns, split: the webhook as answered (with its ETag), and its config. */
-const withConfig = ({ secret, retiredSecrets, version, ...answered }: EndpointRead) => ({
-	webhook: answered,
-	config: configOf({ ...answered, secret, retiredSecrets, version }),
-});
-
 /**
  * The webhooks `client` acts on: those it created; the root token, every one. Another's is not found, exactly as
  * one that does not exist.
@@ -69,8 +43,16 @@ export const ownedBy = (client: Client) =>
 export type Change = { ctx: WriteContext; env: Env; id: number; owned: SQL | undefined };
 
 /** The webhook `id` (404 when there is none, or it is not `owned`), and the config its endpoint delivers with. */
-export const getEndpoint = async (db: Db, id: number, owned?: SQL) =>
-	withConfig(await webhookEndpoint.find(db, id, owned));
+export const getEndpoint = async (db: Db, id: number, owned?: SQL) => {
+	const fields = { webhook: webhook.answerAt(db, id), endpoint: endpointAt(db, id) };
+	const row = await db
+		.select(fields)
+		.from(webhooks)
+		.where(and(eq(webhooks.id, id), owned))
+		.get();
+	if (!row?.webhook || !row.endpoint) throw webhook.notFound(id);
+	return { webhook: row.webhook, config: configOf(row.endpoint) };
+};
 
 export const withDeliveryState = async <T extends { id: number }>(env: Env, answered: T) => ({
 	...answered,
@@ -84,24 +66,45 @@ export const createWebhook = async (
 	client: Client,
 	body: NewWebhook,
 ) => {
+	const { db, now } = ctx;
 	const owner = client.key ?? null;
 	const url = storableUrl(body.url, env);
 	const secret = newSecret();
 	const sealed = await sealSecret(secret, env);
-	const createdAt = new Date(ctx.now).toISOString();
+	const createdAt = new Date(now).toISOString();
 	const theirs = owner === null ? isNull(webhooks.owner) : eq(webhooks.owner, owner);
-	const existing = ctx.db.select({ n: count() }).from(webhooks).where(theirs);
-	const created = await createOne(ctx, webhookEndpoint, {
-		// One statement counts and inserts, so two creations cannot both pass the count.
-		refuse: [[gte(existing, limits.webhooks), () => new ApiError("webhook_limit")]],
-		steps: ({ insert }) => [insert({ ...body, url, secret: sealed, createdAt, owner })],
-	});
-	const { webhook: answered } = withConfig(created);
-	const shown =
-		created.secret === sealed
-			? secret
-			: await replayedSecret(ctx.db, env, created.id, created.secret as SealedSecret);
-	return { ...answered, failures: 0, lastStatus: null, lastAttemptAt: null, secret: shown };
+	// One statement counts and inserts, so two creations cannot both pass the count.
+	const underLimit = lt(db.select({ n: count() }).from(webhooks).where(theirs), limits.webhooks);
+	// The record keeps the sealed secret, which a replay shows while the webhook still signs with it.
+	const keyed = idempotencyRecord(
+		ctx,
+		webhook,
+		sql`json_set(${webhook.json}, '$.secret', ${webhooks.secret})`,
+	);
+	const probe = await runWrite(
+		db,
+		[
+			...keyed.forget,
+			insertWhere(
+				db,
+				webhooks,
+				{ ...body, url, secret: sealed, createdAt, owner },
+				and(underLimit, keyed.unused),
+			),
+		],
+		{ webhook: webhook.answerAt(db, webhook.newest), stored: keyed.stored },
+		keyed.record,
+	);
+	const delivery = { failures: 0, lastStatus: null, lastAttemptAt: null };
+	if (probe.written && probe.webhook) {
+		return { webhook: { ...probe.webhook, ...delivery, secret }, replayed: false };
+	}
+	if (!probe.stored) throw new ApiError("webhook_limit");
+	const { secret: stored, ...replayed } = keyed.replay(probe.stored) as typeof probe.webhook & {
+		secret: SealedSecret;
+	};
+	const shown = await replayedSecret(db, env, replayed.id, stored);
+	return { webhook: { ...replayed, ...delivery, secret: shown }, replayed: true };
 };
 
 /**
@@ -112,14 +115,29 @@ export const updateWebhook = async (
 	{ ctx, env, id, owned }: Change,
 	patch: WebhookPatch & { secret?: string; retiredSecrets?: SQL },
 ) => {
+	const { db, ifMatch, now } = ctx;
 	const url = patch.url === undefined ? {} : { url: storableUrl(patch.url, env) };
-	const changed = await changeOne(ctx, webhookEndpoint, id, {
-		within: owned,
-		steps: ({ update }) => [update({ ...patch, ...url })],
-	});
-	const { webhook, config } = withConfig(changed);
-	const delivery = await endpointOf(env, id).configure(config, ctx.now, patch.disabled);
-	return { ...webhook, ...delivery };
+	const probe = await runWrite(
+		db,
+		[
+			db
+				.update(webhooks)
+				.set({ ...patch, ...url, version: sql`${webhooks.version} + 1` })
+				.where(and(eq(webhooks.id, id), owned, webhook.matches(ifMatch))),
+		],
+		{
+			webhook: webhook.answerAt(db, id),
+			endpoint: endpointAt(db, id),
+			...webhook.state(db, id, ifMatch, owned),
+		},
+	);
+	if (!probe.written || !probe.webhook || !probe.endpoint) {
+		webhook.mustBeCurrent(id, probe);
+		throw new Error(`Webhook ${id} changed nothing, and no refusal says why.`);
+	}
+	const config = configOf(probe.endpoint);
+	const delivery = await endpointOf(env, id).configure(config, now, patch.disabled);
+	return { ...probe.webhook, ...delivery };
 };
 
 /** A rotation's `retired_secrets`: the secret it replaces, until `expiresAt`, then those still signing at `now`. */
@@ -143,7 +161,13 @@ export const rotateWebhookSecret = async (change: Change) => {
 
 /** Deletes the webhook unless it changed since `If-Match`, and its endpoint forgets everything. */
 export const deleteWebhook = async ({ ctx, env, id, owned }: Change) => {
-	await removeOne(ctx, webhook, id, { within: owned, steps: ({ remove }) => [remove()] });
+	const { db, ifMatch } = ctx;
+	const probe = await runWrite(
+		db,
+		[db.delete(webhooks).where(and(eq(webhooks.id, id), owned, webhook.matches(ifMatch)))],
+		webhook.state(db, id, ifMatch, owned),
+	);
+	if (!probe.written) webhook.mustBeCurrent(id, probe);
 	await endpointOf(env, id).forget();
 };
 
@@ -171,15 +195,15 @@ export const enabledWebhooksOf = async (db: Db, env: Env, owner: number) => {
 };
 
 /**
- * The steps that disable, in the batch that revokes key `owner` (once `revoked` holds), its webhooks: each of
+ * The statements that disable, in the batch that revokes key `owner` (once `revoked` holds), its webhooks: each of
  * `enabled` with its `webhook.disabled` event, then any it made since they were read, without one.
  */
-export const disablingSteps = (
+export const disablingWebhooks = (
 	ctx: WriteContext,
 	owner: number,
 	enabled: Map<number, DeliveryState>,
 	revoked: SQL,
-): Step[] => {
+) => {
 	const disable = (which: SQL | undefined) =>
 		ctx.db
 			.update(webhooks)
@@ -187,10 +211,10 @@ export const disablingSteps = (
 			.where(and(eq(webhooks.owner, owner), eq(webhooks.disabled, false), which, revoked));
 	return [
 		...[...enabled].flatMap(([id, delivery]) => [
-			step(`disable webhook ${id}`, disable(eq(webhooks.id, id))),
-			eventOf(ctx, "webhook.disabled", webhook.pathOf(id), disabledState(id, delivery)),
+			disable(eq(webhooks.id, id)),
+			eventRow(ctx, "webhook.disabled", disabledEvent(id, delivery)),
 		]),
-		step("disable the rest", disable(undefined)),
+		disable(undefined),
 	];
 };
 
