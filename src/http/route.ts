@@ -56,12 +56,15 @@ type RouteFlags = Pick<
 	"conditional" | "errors" | "idempotent" | "lifecycle" | "scope" | "tag"
 >;
 
-// A symbol: the document generator copies a route's other fields into the operation it writes.
-const flags = Symbol("route flags");
+/** The flags of each route `apiRoute` made, by operation id (the document's own key, unique to one route). */
+const flagsById = new Map<string, RouteFlags>();
 
-/** The flags `apiRoute` was given, on a route it made (or a sub-router's copy of one). */
+/**
+ * The flags `apiRoute` was given, on a route it made (or a sub-router's copy of one). Kept beside the route, not
+ * on it: the document generator copies a route's other fields into the operation it writes.
+ */
 export const flagsOf = (route: RouteConfig): RouteFlags | undefined =>
-	(route as { [flags]?: RouteFlags })[flags];
+	route.operationId === undefined ? undefined : flagsById.get(route.operationId);
 
 /** The route as `OpenAPIHono.openapi` reads it; errors are thrown, so only declared successes type handlers. */
 type ApiRoute<R extends ApiRouteConfig> = Omit<R, keyof RouteFlags> &
@@ -168,6 +171,10 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 			},
 		]),
 	);
+	if (flagsById.has(config.operationId)) {
+		throw new Error(`Two routes declare the operation id "${config.operationId}".`);
+	}
+	flagsById.set(config.operationId, { scope, conditional, errors, idempotent, lifecycle, tag });
 	return createRoute({
 		...config,
 		description: [
@@ -186,7 +193,6 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 		middleware,
 		request,
 		responses,
-		[flags]: { scope, conditional, errors, idempotent, lifecycle, tag } satisfies RouteFlags,
 		// The idempotency header is derived above, which TypeScript cannot follow.
 	}) as unknown as ApiRoute<R>;
 };
