@@ -21,6 +21,14 @@ const executions = new Set<PropertyKey>(["all", "first", "run", "raw"]);
  */
 export const watchedD1 = (db: D1Database) => {
 	const log: D1Call[] = [];
+	let changed = 0;
+	/** Counts the rows D1 says a result changed (its statements' triggers' too). */
+	const counted = <R>(result: R) => {
+		for (const one of [result].flat()) {
+			changed += (one as { meta?: { changes?: number } } | null)?.meta?.changes ?? 0;
+		}
+		return result;
+	};
 	const real = new WeakMap<object, [D1PreparedStatement, SentStatement]>();
 	const wrap = (
 		statement: D1PreparedStatement,
@@ -33,10 +41,11 @@ export const watchedD1 = (db: D1Database) => {
 					return (...values: unknown[]) =>
 						wrap(target.bind(...values), { sql: query.sql, params: values }, session);
 				}
+				const value = Reflect.get(target, key, target);
 				if (executions.has(key)) {
 					log.push({ method: key as D1Call["method"], session, statements: [query] });
+					return (...args: unknown[]) => value.apply(target, args).then(counted);
 				}
-				const value = Reflect.get(target, key, target);
 				return typeof value === "function" ? value.bind(target) : value;
 			},
 		});
@@ -57,13 +66,12 @@ export const watchedD1 = (db: D1Database) => {
 					return (statements: D1PreparedStatement[]) => {
 						const call: D1Call = { method: "batch", session, statements: [] };
 						log.push(call);
-						return target.batch(
-							statements.map((s) => {
-								const [statement, query] = real.get(s) ?? [s];
-								if (query) call.statements.push(query);
-								return statement;
-							}),
-						);
+						const sent = statements.map((s) => {
+							const [statement, query] = real.get(s) ?? [s];
+							if (query) call.statements.push(query);
+							return statement;
+						});
+						return target.batch(sent).then(counted);
 					};
 				}
 				if (key === "exec") {
@@ -84,6 +92,8 @@ export const watchedD1 = (db: D1Database) => {
 		sent: () => log.flatMap((call) => call.statements),
 		/** Every call, in order, with the session it ran under. */
 		log: () => log,
+		/** The rows the calls that ran and wrote changed, as D1 counts them. */
+		rowsChanged: () => changed,
 	};
 };
 
