@@ -133,6 +133,18 @@ describe("a change of one resource", () => {
 	});
 });
 
+describe("a replacement of a pet", () => {
+	it("that clears its status (back to available) moves its inventory item, which records inventory.updated", async () => {
+		const { id: categoryId } = await createCategory();
+		const { id, name } = await createPet(categoryId, { status: "sold" });
+		const types = async () => (await eventsOf(`/store/inventory/${id}`)).map(({ type }) => type);
+		const before = await types();
+		const replaced = await send("PUT", `/pets/${id}`, { name, categoryId });
+		expect(await replaced.json()).toMatchObject({ id, status: "available" });
+		expect(await types()).toEqual([...before, "inventory.updated"]);
+	});
+});
+
 describe("a create", () => {
 	it("ties its event and its key's record to the insert, even when an expired record of its key was forgotten first", async () => {
 		const key = uniqueName("expired-key").replace(" ", "-");
