@@ -73,7 +73,7 @@ const selectFrom = <F extends SelectedFields>(
 };
 
 /** A query over a resource's rows, which a batch can run. */
-export type Select<F extends SelectedFields> = ReturnType<typeof selectFrom<F>>;
+type Select<F extends SelectedFields> = ReturnType<typeof selectFrom<F>>;
 
 /** A zod object schema, as far as a declaration reads it: the names of its fields. */
 type Model = { shape: object };
@@ -151,8 +151,6 @@ export type Resource<
 	key: SQLiteColumn;
 	/** The version a write of its row bumps. */
 	version: SQLiteColumn;
-	/** The columns it shows, by field name. */
-	projection: Projection;
 	/** The resource as JSON built in SQL over its rows: what its events and idempotent replays carry. */
 	json: SQL;
 	/** Its strong ETag as SQL, from the versions of the rows it shows: `"3"`, or `"3.7"` for two. */
@@ -270,7 +268,6 @@ export const defineResource = <
 		table,
 		key,
 		version: first,
-		projection,
 		json,
 		etag,
 		subject: sql<string>`${`${path}/`} || ${key}`,

@@ -68,7 +68,7 @@ export const insertWhere = <T extends SQLiteTable>(
 type Statement = BatchItem<"sqlite">;
 
 /** What an event says of a resource that no row shows as it stands (one deleted): its path, and its data. */
-export type Said = { subject: string; data: SQL };
+type Said = { subject: string; data: SQL };
 
 /**
  * Event `type`, recorded when the statement before it changed a row: of `resource` `id` as it stands now, or
