@@ -1,17 +1,7 @@
 import type { AuthRequest, GrantSummary, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 
-// What the library keeps of an agent's grants, as the consent page reads it. A grant's user is the credential that
-// consented (`key-<id>`, or `root`), so a client's grants from one key are that key's.
-
-/** Every grant of `userId`, a page at a time, as the library lists them. */
-async function* grantsOf(api: OAuthHelpers, userId: string) {
-	let cursor: string | undefined;
-	do {
-		const page = await api.listUserGrants(userId, { cursor });
-		yield* page.items;
-		cursor = page.cursor;
-	} while (cursor);
-}
+// A grant's user is the credential that consented (`key-<id>`, or `root`), so a client's grants from one key are
+// that key's.
 
 /**
  * Whether a consent to `request` replaces `grant`, as `completeAuthorization` decides: the same client and resource,
@@ -25,8 +15,13 @@ const replaces = (request: AuthRequest, grant: GrantSummary) =>
 /** The scopes of the grants of `userId` that a consent to `request` replaces: a step-up keeps them. */
 export const scopesReplaced = async (api: OAuthHelpers, userId: string, request: AuthRequest) => {
 	const held = new Set<string>();
-	for await (const grant of grantsOf(api, userId)) {
-		if (replaces(request, grant)) for (const scope of grant.scope) held.add(scope);
-	}
+	let cursor: string | undefined;
+	do {
+		const page = await api.listUserGrants(userId, { cursor });
+		for (const grant of page.items.filter((grant) => replaces(request, grant))) {
+			for (const scope of grant.scope) held.add(scope);
+		}
+		cursor = page.cursor;
+	} while (cursor);
 	return held;
 };

@@ -22,16 +22,11 @@ import {
 	servesOAuth,
 } from "./server";
 
-// The OAuth routes: the protected resource's metadata, and GET /authorize, the consent page of an agent's sign-in, are
-// ours. The page names the client and where it will be sent back, lists the scopes asked, and asks the person for an
-// API key or the root token; POST /authorize grants the asked scopes that credential holds, never more, and sends the
-// browser straight back to the client. The authorization server's own endpoints are the library's, served through
-// the app like every other answer.
+// The protected resource's metadata and /authorize, the consent page of an agent's sign-in, are ours: it asks the
+// person for an API key or the root token, and grants the asked scopes that credential holds, never more. The
+// authorization server's own endpoints are the library's, served through the app like every other answer.
 
-/**
- * A page of this API: no script, nothing from elsewhere, never framed. `sendsTo` is where its form may send the
- * browser on to, besides back here: the client's redirect.
- */
+/** A page of this API: no script, nothing from elsewhere, never framed; its form may also send to `sendsTo`. */
 const page = (
 	c: Context<AppEnv>,
 	status: 200 | 400 | 401 | 403,
@@ -67,10 +62,7 @@ const page = (
 const oauthApi = (c: Context<AppEnv>) =>
 	authorizationServer(new URL(c.req.url).origin).getOAuthApi(c.env);
 
-/**
- * The request the page was opened with, validated by the library (a client id URL on a host that is not public is
- * refused before the library fetches it); else the answer that refuses it.
- */
+/** The request the page was opened with, validated by the library after our client id check; else its refusal. */
 const authRequestOf = async (c: Context<AppEnv>, query: string) => {
 	const request = new Request(`${new URL(c.req.url).origin}${oauthPaths.authorize}?${query}`);
 	const refusal = await clientIdRefusal(request, c.env);
@@ -87,12 +79,6 @@ const destination = (redirectUri: string) => {
 	const url = new URL(redirectUri);
 	return url.host === "" ? `${url.protocol}//` : url.host;
 };
-
-const scopeList = (scopes: string[]) =>
-	html`<ul>${scopes.map(
-		(scope) =>
-			html`<li><code>${scope}</code>: ${scopeDescriptions[scope as Scope] ?? "unknown"}</li>`,
-	)}</ul>`;
 
 /** The scopes an agent's request asks for: those it names, or, naming none, every scope an agent may hold. */
 const askedScopes = (request: AuthRequest) =>
@@ -114,7 +100,10 @@ const consent = async (
 	const name = clientName.safeParse(client?.clientName).data ?? request.clientId;
 	const body = html`<p><strong>${name}</strong> asks to act on this API as you, and will be sent back to
 <strong>${destination(request.redirectUri)}</strong>.</p>
-<p>It asks for:</p>${scopeList(askedScopes(request))}
+<p>It asks for:</p><ul>${askedScopes(request).map(
+		(scope) =>
+			html`<li><code>${scope}</code>: ${scopeDescriptions[scope as Scope] ?? "unknown"}</li>`,
+	)}</ul>
 <form method="post" action="${oauthPaths.authorize}">
 <input type="hidden" name="request" value="${query}">
 <label for="credential">An API key (<code>pst_…</code>) or the root token. It grants the scopes asked that it holds, no more.</label>
@@ -133,22 +122,7 @@ const refused = (c: Context<AppEnv>, error: unknown) => {
 	return page(c, 400, "Not a sign-in request", html`<p>${message}</p>`);
 };
 
-/** RFC 9728 metadata of `/mcp`: where its tokens come from, and the scopes an agent may be granted. */
-const resourceMetadata = (c: Context<AppEnv>) => {
-	const { origin } = new URL(c.req.url);
-	return c.json({
-		resource: resourceOf(origin),
-		authorization_servers: [origin],
-		scopes_supported: agentScopes,
-		bearer_methods_supported: ["header"],
-		resource_name: "Petstore API",
-	});
-};
-
-/**
- * The library's answer to a request to one of its endpoints, through the app's middleware: it carries the request id,
- * the secure headers and the caching policy every answer carries, under the library's own headers.
- */
+/** The library's answer, through the app's middleware: with the request id and headers every answer carries. */
 const library = async (c: Context<AppEnv>) => {
 	// The app's JSON check may have read the body: Hono keeps what it read for a second reader.
 	const { raw } = c.req;
@@ -171,8 +145,18 @@ export const oauthRoutes = new Hono<AppEnv>()
 	.use(`${oauthPaths.resourceMetadata}/*`, served)
 	// Every method: the library answers those it does not take.
 	.on("ALL", [oauthPaths.token, oauthPaths.register, oauthPaths.serverMetadata], served, library)
-	// At the path RFC 9728 derives from the resource, and at the root, where clients of the 2025 revision look.
-	.on("GET", [`${oauthPaths.resourceMetadata}/mcp`, oauthPaths.resourceMetadata], resourceMetadata)
+	// RFC 9728 metadata of `/mcp`, at the path RFC 9728 derives from the resource, and at the root, where clients of
+	// the 2025 revision look.
+	.on("GET", [`${oauthPaths.resourceMetadata}/mcp`, oauthPaths.resourceMetadata], (c) => {
+		const { origin } = new URL(c.req.url);
+		return c.json({
+			resource: resourceOf(origin),
+			authorization_servers: [origin],
+			scopes_supported: agentScopes,
+			bearer_methods_supported: ["header"],
+			resource_name: "Petstore API",
+		});
+	})
 	.get(oauthPaths.authorize, async (c) => {
 		const query = new URL(c.req.url).search.slice(1);
 		const request = await authRequestOf(c, query);

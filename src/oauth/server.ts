@@ -47,10 +47,7 @@ const oauthError = (
 		{ status, headers: { "cache-control": "no-store", ...headers } },
 	);
 
-/**
- * The credential that consented to a grant, read afresh at `now`: until when it works (null for no end) and the
- * scopes it holds now (a key's may have been narrowed since); undefined once it is revoked or expired.
- */
+/** The credential that consented, read afresh: until when it works, and the scopes it holds now; undefined once gone. */
 const holderAt = async (env: Env, props: GrantProps, now: number) => {
 	const until = await grantHolderUntil(env, props, now);
 	if (until === undefined) return undefined;
@@ -59,34 +56,9 @@ const holderAt = async (env: Env, props: GrantProps, now: number) => {
 	return { until, held };
 };
 
-/** A failure to read the credential that consented, logged, and answered as one to retry. */
-const holderUnreadable = (error: unknown) => {
-	log("error", { part: failedPart(error), error: loggable(error) });
-	return new OAuthError("temporarily_unavailable", {
-		description: "The credential that granted this access could not be checked; try again.",
-		statusCode: 503,
-		headers: { "Retry-After": "5" },
-	});
-};
-
 /**
- * RFC 6749 §6: a token request may ask for less than its grant holds, never for more (`invalid_scope`, which leaves
- * the grant as it was), where the library would narrow it silently.
- */
-const refuseWidening = (granted: string[], asked: string[] = []) => {
-	const beyond = asked.filter((scope) => !granted.includes(scope));
-	if (beyond.length > 0) {
-		throw new OAuthError("invalid_scope", {
-			description: `The grant holds no ${beyond.join(", ")}: a token cannot widen it; sign in again for more.`,
-		});
-	}
-};
-
-/**
- * A grant is exchanged for tokens only while the key (or root token) that consented works, and a token outlives it
- * by no second and holds only the scopes of its grant that the key holds now: a revoked or expired key's grant is
- * refused (`invalid_grant`, which also ends the grant), as is one whose key holds none of them any more (the agent
- * then signs in again).
+ * Tokens only while the key (or root token) that consented works, outliving it by no second, with only the scopes
+ * of the grant it holds now; else `invalid_grant`, which also ends the grant (the agent signs in again).
  */
 const whileTheHolderWorks = async ({
 	props,
@@ -94,10 +66,22 @@ const whileTheHolderWorks = async ({
 	requestedScope,
 	env,
 }: TokenExchangeCallbackOptions<OAuthEnv>) => {
-	refuseWidening(scope, env.ASKED_SCOPE);
+	// RFC 6749 §6: a token request may ask for less than its grant holds, never for more (`invalid_scope`, which
+	// leaves the grant as it was), where the library would narrow it silently.
+	const beyond = (env.ASKED_SCOPE ?? []).filter((asked) => !scope.includes(asked));
+	if (beyond.length > 0) {
+		throw new OAuthError("invalid_scope", {
+			description: `The grant holds no ${beyond.join(", ")}: a token cannot widen it; sign in again for more.`,
+		});
+	}
 	const now = Date.now();
 	const holder = await holderAt(env, props, now).catch((error) => {
-		throw holderUnreadable(error);
+		log("error", { part: failedPart(error), error: loggable(error) });
+		throw new OAuthError("temporarily_unavailable", {
+			description: "The credential that granted this access could not be checked; try again.",
+			statusCode: 503,
+			headers: { "Retry-After": "5" },
+		});
 	});
 	if (holder === undefined) {
 		throw new OAuthError("invalid_grant", {
@@ -163,9 +147,9 @@ const servers = new Map<string, OAuthAuthorizationServer<OAuthEnv>>();
 
 /** The authorization server of `origin`. */
 export const authorizationServer = (origin: string) => {
-	let server = servers.get(origin);
-	if (!server) {
-		server = new OAuthAuthorizationServer<OAuthEnv>({
+	const server =
+		servers.get(origin) ??
+		new OAuthAuthorizationServer<OAuthEnv>({
 			issuer: origin,
 			resources: [resourceOf(origin)],
 			defaultResource: resourceOf(origin),
@@ -179,8 +163,7 @@ export const authorizationServer = (origin: string) => {
 			allowPrivateUseRedirectUris: true,
 			clientIdMetadataDocumentEnabled: true,
 		});
-		servers.set(origin, server);
-	}
+	servers.set(origin, server);
 	return server;
 };
 
@@ -191,16 +174,13 @@ const formOf = async (request: Request) => {
 	return new URLSearchParams(new TextDecoder().decode(await request.clone().arrayBuffer()));
 };
 
-/** The client id a request to the authorization server names, in its query or its form body. */
-const clientIdOf = async (request: Request) =>
-	new URL(request.url).searchParams.get("client_id") ?? (await formOf(request))?.get("client_id");
-
 /**
- * Why the client id `request` names, a URL the library would fetch (a client metadata document), may not be
- * fetched, if not: webhook URLs' public-host rules, checked on the name as it resolves now.
+ * Why the client id `request` names (in its query or form), a URL the library would fetch (a client metadata
+ * document), may not be fetched, if not: webhook URLs' public-host rules, checked on the name as it resolves now.
  */
 export const clientIdRefusal = async (request: Request, env: Env) => {
-	const clientId = await clientIdOf(request);
+	const clientId =
+		new URL(request.url).searchParams.get("client_id") ?? (await formOf(request))?.get("client_id");
 	if (!clientId || !/^https?:/i.test(clientId)) return undefined;
 	const problem = urlProblem(clientId, env);
 	const why =
@@ -208,40 +188,30 @@ export const clientIdRefusal = async (request: Request, env: Env) => {
 	return why && `The client id may not be fetched: ${why}.`;
 };
 
-/** A client id URL that names a host that is not public is refused before the library fetches it. */
-const unfetchableClient = async (request: Request, env: Env) => {
-	const refusal = await clientIdRefusal(request, env);
-	return refusal === undefined ? undefined : oauthError("invalid_client", refusal);
-};
-
 /**
- * Registrations are counted per address on a budget of their own (wrangler.toml), so that one address cannot fill
- * OAUTH_KV with clients (RFC 7591 §3: a server may limit them). A limiter that fails lets them through (logged).
+ * Whether a registration is over its address's budget (wrangler.toml), so that one address cannot fill OAUTH_KV
+ * with clients (RFC 7591 §3: a server may limit them). A limiter that fails lets it through (logged).
  */
-const registrationsSpent = async (request: Request, env: Env) => {
-	if (request.method !== "POST" || new URL(request.url).pathname !== oauthPaths.register) {
-		return undefined;
-	}
+const tooManyRegistrations = async (request: Request, env: Env) => {
+	if (request.method !== "POST" || new URL(request.url).pathname !== oauthPaths.register)
+		return false;
 	const key = request.headers.get("cf-connecting-ip") ?? "unknown";
 	const { success } = await env.REGISTER_LIMITER.limit({ key }).catch((error) => {
 		log("warn", { part: "rate-limiter", error: String(error) });
 		return { success: true };
 	});
-	const description = "Too many client registrations from this address; try again in a minute.";
-	return success
-		? undefined
-		: oauthError("temporarily_unavailable", description, 429, { "Retry-After": "60" });
+	return !success;
 };
-
-/** Our checks before the library's, in order: each answers the request with an OAuth error, or lets it on. */
-const checks = [registrationsSpent, unfetchableClient];
 
 /** The authorization server's answer to `request`, a request to one of the endpoints the library serves. */
 export const serveOAuth = async (request: Request, env: Env, ctx: ExecutionContext) => {
-	for (const check of checks) {
-		const refused = await check(request, env);
-		if (refused) return refused;
+	if (await tooManyRegistrations(request, env)) {
+		const description = "Too many client registrations from this address; try again in a minute.";
+		return oauthError("temporarily_unavailable", description, 429, { "Retry-After": "60" });
 	}
+	// A client id URL that names a host that is not public is refused before the library fetches it.
+	const refusal = await clientIdRefusal(request, env);
+	if (refusal !== undefined) return oauthError("invalid_client", refusal);
 	// The library tells its token callback the scope a request asked only as it narrowed it: this tells it as asked.
 	const asked = (await formOf(request))?.get("scope")?.split(" ").filter(Boolean);
 	const server = authorizationServer(new URL(request.url).origin);
