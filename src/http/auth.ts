@@ -49,25 +49,7 @@ const acceptedDigests = (env: Env) => {
 	return configured.digests;
 };
 
-/** Whether `presented` is the digest of an accepted token, compared in constant time with every one. */
-const isAccepted = async (presented: ArrayBuffer, env: Env) =>
-	(await acceptedDigests(env))
-		.map((digest) => crypto.subtle.timingSafeEqual(presented, digest))
-		.includes(true);
-
-/**
- * RFC 6750 §3.1: a request without Bearer credentials (none, or another scheme) learns the scheme only; a malformed
- * Bearer credential is an `invalid_request`, a credential not accepted an `invalid_token`.
- */
-const unauthorized = (error?: "invalid_request" | "invalid_token") =>
-	new ApiError("unauthorized", undefined, undefined, {
-		"WWW-Authenticate": `Bearer realm="petstore"${error ? `, error="${error}"` : ""}`,
-	});
-
-/**
- * The credential of `Authorization: Bearer …` (RFC 6750 §2.1: a b64token, or an agent's OAuth token, which holds
- * `:`): undefined without one, empty when it is malformed.
- */
+/** The `Authorization: Bearer` credential (RFC 6750 §2.1, or an agent's token, which holds `:`), if any. */
 export const bearerOf = (c: Context<AppEnv>) => {
 	const bearer = /^Bearer(?: +(.*))?$/i.exec(c.req.header("authorization") ?? "");
 	return bearer ? (/^[\w.~+/:-]+=*$/.exec(bearer[1] ?? "")?.[0] ?? "") : undefined;
@@ -88,15 +70,10 @@ export const forgetKey = (id: number) => {
 	for (const [name, { key }] of known) if (key.id === id) known.delete(name);
 };
 
-/** Whether `key` has not expired at `now`. */
 const worksAt = (key: KeyRecord, now: number) =>
 	key.expiresAt === null || Date.parse(key.expiresAt) > now;
 
-/**
- * The key `read` finds, kept under `name` and read again once {@link keyTrustMs} old, if it works at `now` (not
- * expired); its use is recorded after the response, at most once a minute. A key that does not exist is not kept:
- * made-up keys never push real ones out.
- */
+/** The key `read` finds if it works at `now`, cached by `name`; a missing one is not, so fakes evict none. */
 const trustedKey = async (
 	c: Context<AppEnv>,
 	name: string,
@@ -120,15 +97,10 @@ const trustedKey = async (
 	if (!worksAt(key, now)) return undefined;
 	if (entry.usedAt <= now - keyUseMs) {
 		entry.usedAt = now;
+		const recorded = recordKeyUse(drizzle(c.env.DB), key.id, now, keyUseMs);
+		const fields = { part: "d1", requestId: c.var.requestId, keyId: key.id };
 		c.executionCtx.waitUntil(
-			recordKeyUse(drizzle(c.env.DB), key.id, now, keyUseMs).catch((error) =>
-				log("warn", {
-					part: "d1",
-					requestId: c.var.requestId,
-					keyId: key.id,
-					error: String(error),
-				}),
-			),
+			recorded.catch((error) => log("warn", { ...fields, error: String(error) })),
 		);
 	}
 	return key;
@@ -142,20 +114,21 @@ const keyClient = (key: KeyRecord, held: readonly string[] = scopes): Client => 
 	expiresAt: key.expiresAt,
 });
 
-/** The root token as a client, named by a prefix of its digest, with the scopes of `held`. */
-const rootClient = (name: string, held: readonly string[] = scopes): Client => ({
+/** A root token as a client, with the scopes of `held`; its budget names enough of its digest to tell tokens apart. */
+const rootClient = (digest: ArrayBuffer, held: readonly string[] = scopes): Client => ({
 	scopes: scopes.filter((scope) => held.includes(scope)),
-	budget: `root:${name}`,
+	budget: `root:${hexOf(digest).slice(0, 16)}`,
 	expiresAt: null,
 });
-
-/** Enough of a root token's digest to tell tokens apart, and no more: budgets and grants name it. */
-const digestName = (digest: ArrayBuffer) => hexOf(digest).slice(0, 16);
 
 /** The client `credential` authenticates: the root token, holding every scope, or a key that works. */
 export const credentialClient = async (c: Context<AppEnv>, credential: string) => {
 	const digest = await sha256(credential);
-	if (await isAccepted(digest, c.env)) return rootClient(digestName(digest));
+	// Compared in constant time with every accepted token's digest.
+	const matches = (await acceptedDigests(c.env)).map((accepted) =>
+		crypto.subtle.timingSafeEqual(digest, accepted),
+	);
+	if (matches.includes(true)) return rootClient(digest);
 	// A key with a wrong checksum is refused here, before any database read.
 	if (!isKeySecret(credential)) return undefined;
 	const hash = hexOf(digest);
@@ -175,13 +148,10 @@ export const grantPropsOf = (client: Client): GrantProps =>
 /** The root client whose budget is `budget`, with the scopes of `held`, while its token is configured. */
 const configuredRoot = async (env: Env, budget: string | undefined, held?: readonly string[]) =>
 	(await acceptedDigests(env))
-		.map((digest) => rootClient(digestName(digest), held))
+		.map((digest) => rootClient(digest, held))
 		.find((root) => root.budget === budget);
 
-/**
- * The client an agent's grant acts as: the key that consented, narrowed to the `granted` scopes, while that key
- * works (revoked or expired: within {@link keyTrustMs}); or the root token, while it is still configured.
- */
+/** The client an agent's grant acts as, narrowed to `granted`: its key while that works, or a configured root. */
 export const grantClient = async (c: Context<AppEnv>, props: GrantProps, granted: string[]) => {
 	if (props.key === undefined) return configuredRoot(c.env, props.root, granted);
 	const id = props.key;
@@ -189,20 +159,14 @@ export const grantClient = async (c: Context<AppEnv>, props: GrantProps, granted
 	return key && keyClient(key, granted);
 };
 
-/**
- * Until when the credential that consented to an agent's grant works, read afresh (at the token endpoint, where a
- * grant is refreshed): null for no end, undefined once it is revoked or expired at `now`.
- */
+/** Until when a grant's consenting credential works, read afresh on refresh: null for ever, undefined if gone. */
 export const grantHolderUntil = async (env: Env, props: GrantProps, now: number) => {
 	if (props.key === undefined) return (await configuredRoot(env, props.root)) ? null : undefined;
 	const key = await keyById(drizzle(env.DB), props.key);
 	return key && worksAt(key, now) ? key.expiresAt : undefined;
 };
 
-/**
- * Requires `Authorization: Bearer <credential>` (RFC 6750): an API key, or a root token of the `API_TOKEN` secret.
- * A request that fails is counted on its address's budget, never a client's.
- */
+/** Requires a Bearer API key or `API_TOKEN` root token; a failure is counted on its address's budget. */
 export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
 	// A tool call of /mcp acts as the client its MCP request authenticated (src/mcp/authorization.ts).
 	const acting = c.env.ACTING_CLIENT;
@@ -214,9 +178,12 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
 	const client = presented && (await credentialClient(c, presented));
 	if (!client) {
 		await limitFailedAuth(c);
-		throw unauthorized(
-			presented === undefined ? undefined : presented ? "invalid_token" : "invalid_request",
-		);
+		// RFC 6750 §3.1: without Bearer credentials a client learns the scheme only.
+		const error =
+			presented === undefined ? "" : `, error="${presented ? "invalid_token" : "invalid_request"}"`;
+		throw new ApiError("unauthorized", undefined, undefined, {
+			"WWW-Authenticate": `Bearer realm="petstore"${error}`,
+		});
 	}
 	c.set("client", client);
 	await next();

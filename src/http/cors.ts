@@ -42,13 +42,11 @@ const addSimpleHeaders = (c: Context) => {
 	c.header("Access-Control-Expose-Headers", exposed);
 };
 
-/**
- * CORS for any origin: hono's middleware answers preflights; other answers get their headers staged before the
- * handler (hono's sets them on `c.res`, building each response twice), or after it on a handler's own `Response`.
- */
+/** CORS for any origin: hono's answers preflights; ours stage the rest before the handler (hono's builds twice). */
 export const cors: MiddlewareHandler = async (c, next) => {
 	if (c.req.method === "OPTIONS") return preflight(c, next);
 	addSimpleHeaders(c);
 	await next();
+	// A handler's own `Response` lacks the staged headers.
 	if (!c.res.headers.has("Access-Control-Allow-Origin")) addSimpleHeaders(c);
 };

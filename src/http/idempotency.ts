@@ -33,10 +33,7 @@ export const replayedHeader = {
 	),
 };
 
-/**
- * JSON with each object's keys in one order (integer-like ones first, as JavaScript orders them, then sorted), so
- * that key order and whitespace do not make two bodies differ.
- */
+/** JSON with each object's keys sorted, so that key order and whitespace do not make two bodies differ. */
 const canonicalJson = (value: unknown) =>
 	JSON.stringify(value, (_, member) =>
 		isObject(member)
@@ -44,10 +41,7 @@ const canonicalJson = (value: unknown) =>
 			: member,
 	);
 
-/**
- * Sets the request's `Idempotency-Key` (validated by the route; empty means absent) and the SHA-256 of its
- * operation and JSON body, which its create stores or compares with a stored one (src/db/write.ts).
- */
+/** Sets the request's `Idempotency-Key` (empty is absent) and the hash of its operation and body (src/db/write.ts). */
 export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
 	const key = c.req.header("Idempotency-Key") || undefined;
 	// A body that is not JSON never reaches the create: the route's validator answers it.

@@ -10,24 +10,14 @@ const mediaTypePattern = new RegExp(
 );
 const parameterPattern = new RegExp(`(${token})=(${token}|${quoted})`, "g");
 
-/** A `Content-Type` as RFC 9110 reads it: its type, lower-cased, and its parameters by lower-cased name. */
-export const mediaType = (header: string) => {
-	const [, type, subtype, parameters = ""] = mediaTypePattern.exec(header) ?? [];
-	if (!type) return undefined;
-	const named = [...parameters.matchAll(parameterPattern)].map(([, name, value]) => [
-		name.toLowerCase(),
-		value.startsWith('"') ? value.slice(1, -1).replace(/\\(.)/g, "$1") : value,
-	]);
-	return { essence: `${type}/${subtype}`.toLowerCase(), parameters: named };
-};
-
 /** Whether `header` is `application/json` in UTF-8: no `charset`, or only `utf-8` (any case, `utf8` too). */
 const isUtf8Json = (header: string) => {
-	const parsed = mediaType(header);
-	return (
-		parsed?.essence === "application/json" &&
-		parsed.parameters.every(([name, value]) => name !== "charset" || /^utf-?8$/i.test(value))
-	);
+	const [, type, subtype, parameters = ""] = mediaTypePattern.exec(header) ?? [];
+	if (`${type}/${subtype}`.toLowerCase() !== "application/json") return false;
+	return [...parameters.matchAll(parameterPattern)].every(([, name, value]) => {
+		const unquoted = value.startsWith('"') ? value.slice(1, -1).replace(/\\(.)/g, "$1") : value;
+		return name.toLowerCase() !== "charset" || /^utf-?8$/i.test(unquoted);
+	});
 };
 
 /** A JSON object: not null, not an array. */
@@ -49,9 +39,8 @@ const notJson = () =>
 	new ApiError("unsupported_media_type", "The request body must be application/json in UTF-8.");
 
 /**
- * Every JSON body, `/mcp`'s included, is `application/json` in UTF-8 (RFC 8259 §8.1). Another type naming JSON is
- * 415 (the validators would parse `+json` as plain JSON; the API speaks no dialect), as is another `charset`; bytes
- * not UTF-8 are 400 `malformed_json`, never stored as U+FFFD. Hono keeps the body read here for the validator.
+ * Every JSON body, `/mcp`'s included, is `application/json` in UTF-8 (RFC 8259 §8.1): `+json` dialects and other
+ * charsets are 415; bytes not UTF-8 are 400 `malformed_json`, never stored as U+FFFD.
  */
 export const utf8Json: MiddlewareHandler = async (c, next) => {
 	const contentType = c.req.header("content-type");
@@ -74,10 +63,7 @@ export const utf8Json: MiddlewareHandler = async (c, next) => {
 	await next();
 };
 
-/**
- * An operation without a body accepts none, an empty one, or `{}` (sent by habit); members are refused by name, any
- * other body is 415 (RFC 9110 §15.5.16), not ignored: a client that sends one means something the API would not do.
- */
+/** A body-less operation takes none, or `{}` (sent by habit); another is refused, never ignored (RFC 9110 §15.5.16). */
 export const noBody: MiddlewareHandler = async (c, next) => {
 	const text = c.req.raw.body ? await c.req.text() : "";
 	if (text.length > 0) {

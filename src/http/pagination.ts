@@ -31,11 +31,8 @@ const tagOf = async (c: Context<AppEnv>, after: number) => {
 	return new Uint8Array(mac, 0, 16).toBase64({ alphabet: "base64url", omitPadding: true });
 };
 
+/** A cursor: the position it points after, in base 36, and its signature. */
 const cursorPattern = /^([1-9a-z][0-9a-z]{0,10})\.([A-Za-z0-9_-]{22})$/;
-
-/** A cursor for this list, after `after`: the position and its signature. */
-const encodeCursor = async (c: Context<AppEnv>, after: number) =>
-	`${after.toString(36)}.${await tagOf(c, after)}`;
 
 /** The position a cursor points after, if this API signed it for this list; a `validation_error` otherwise. */
 const decodeCursor = async (c: Context<AppEnv>, cursor: string) => {
@@ -106,7 +103,7 @@ export const listPage = async <F, T>(
 	const position = rows.length > limit ? positionOf(page[page.length - 1]) : through;
 	if (position === undefined) return page;
 	const next = new URL(c.req.url);
-	next.searchParams.set("cursor", await encodeCursor(c, position));
+	next.searchParams.set("cursor", `${position.toString(36)}.${await tagOf(c, position)}`);
 	next.searchParams.set("limit", String(limit));
 	c.header("Link", `<${next.pathname}${next.search}>; rel="next"`);
 	return page;

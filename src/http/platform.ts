@@ -8,10 +8,7 @@ export type Part = "d1" | "durable-object" | "queue";
 /** Seconds a client is asked to wait after a platform failure: longer than the read retry budget. */
 const retryAfterSeconds = 5;
 
-/**
- * Which part of the platform `error` says has failed, if any: a Durable Object's infrastructure marks its errors
- * `retryable` or `overloaded`, while one thrown by the object's own code is `remote`.
- */
+/** The platform part `error` says failed, if any: a Durable Object's, unless `remote` (its own code threw). */
 export const failedPart = (error: unknown): Part | undefined => {
 	if (
 		error instanceof Error &&

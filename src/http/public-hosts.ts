@@ -1,9 +1,8 @@
 import { parse } from "tldts";
 import { durations, limits } from "../models/limits";
 
-// The public-host rules: where the API itself may send a request (a webhook's deliveries, an OAuth client's
-// metadata document), checked when a URL is stored and again, as its name resolves, before each request; and which
-// host is this machine (loopback), which only local development may use.
+// Where the API itself may send a request (webhook deliveries, OAuth client metadata): checked when a URL is
+// stored, and before each request as its name resolves. Only local development may reach this machine (loopback).
 
 const tooLong = `must be at most ${limits.webhookUrl} characters`;
 
@@ -11,6 +10,10 @@ const tooLong = `must be at most ${limits.webhookUrl} characters`;
 type WebhookUrlEnv = Pick<Env, "WEBHOOKS_ALLOW_LOOPBACK">;
 
 const loopback = "a loopback host";
+
+/** Whether a host refused for `why` is this machine, which local development (`env`) allows. */
+const allowedLocally = (why: string | undefined, env: WebhookUrlEnv) =>
+	env.WEBHOOKS_ALLOW_LOOPBACK === "true" && why === loopback;
 
 /** Whether a host (as `URL.hostname` writes it) is this machine: `localhost` and its names, 127.0.0.0/8, `[::1]`. */
 export const isLoopbackHost = (hostname: string) => hostRefusal(hostname) === loopback;
@@ -108,18 +111,15 @@ export const urlProblem = (text: string, env: WebhookUrlEnv) => {
 	if (url.username !== "" || url.password !== "") return "must not carry credentials";
 	if (url.href.length > limits.webhookUrl) return `${tooLong} once normalised`;
 	const refusal = hostRefusal(url.hostname);
-	const local = env.WEBHOOKS_ALLOW_LOOPBACK === "true" && refusal === loopback;
+	const local = allowedLocally(refusal, env);
 	if (url.protocol === "http:" && !local) return "must be https";
 	if (refusal && !local) return `must name a public host, not ${refusal}`;
 	// Webhooks speak HTTPS on its port: another (22, 25, 6379…) would aim a delivery at another service.
 	if (url.port !== "" && !local) return "must use the port of https, 443";
 };
 
-// Cloudflare documents no block on a Worker's `fetch` to a name that resolves to a private address (it refuses IP
-// literals, and `connect()` private networks, but says nothing of names), so a delivery resolves the name itself,
-// over DNS over HTTPS, and is sent only when every address is public. The URL's rules (above) were checked when it
-// was stored, but a name can be pointed anywhere after that, and the rules themselves can change (loopback is
-// allowed only in local development): every delivery checks its host again under the rules in force.
+// Cloudflare documents no block on a Worker's `fetch` to a name that resolves to a private address, and a name can
+// be repointed once stored: each delivery resolves it (DNS over HTTPS) and goes only if every address is public.
 
 const resolver = "https://cloudflare-dns.com/dns-query";
 const types = { A: 1, AAAA: 28 } as const;
@@ -148,23 +148,13 @@ const addressRefusal = (address: string) => {
 	return url ? hostRefusal(url.hostname) : "an address that is not one";
 };
 
-/**
- * Why a delivery to `url` may not go now, under the rules `env` puts in force, if not: its host is not public, or
- * its name resolves to nothing, to an address that is not, or fails.
- */
-export const destinationRefusal = async (
-	url: string,
-	env: Pick<Env, "WEBHOOKS_ALLOW_LOOPBACK">,
-	now: number,
-) => {
+/** Why a delivery to `url` may not go now, if not: a host not public, or a name that resolves to none or fails. */
+export const destinationRefusal = async (url: string, env: WebhookUrlEnv, now: number) => {
 	const name = new URL(url).hostname.replace(/\.+$/, "");
-	/** A refusal that stands where `env` runs: only local development lets this machine through. */
-	const standing = (why: string | undefined) =>
-		env.WEBHOOKS_ALLOW_LOOPBACK === "true" && why === loopback ? undefined : why;
 	// An address, or a loopback name, is where it points with no lookup: the rules in force decide it alone.
 	if (name.startsWith("[") || /^[\d.]+$/.test(name) || isLoopbackHost(name)) {
-		const why = standing(hostRefusal(name));
-		return why && `${name} is ${why}; not sent`;
+		const why = hostRefusal(name);
+		return allowedLocally(why, env) ? undefined : why && `${name} is ${why}; not sent`;
 	}
 	const kept = resolved.get(name);
 	if (kept && kept.until > now) return kept.refusal;
@@ -175,8 +165,8 @@ export const destinationRefusal = async (
 		return `${name} could not be resolved (${error instanceof Error ? error.message : error}); not sent`;
 	}
 	const refused = answers
-		.map(({ data }) => ({ data, why: standing(addressRefusal(data)) }))
-		.find(({ why }) => why !== undefined);
+		.map(({ data }) => ({ data, why: addressRefusal(data) }))
+		.find(({ why }) => why !== undefined && !allowedLocally(why, env));
 	const refusal =
 		answers.length === 0
 			? `${name} does not resolve; not sent`

@@ -9,10 +9,7 @@ const retryAfterSeconds = 60;
 /** The address the request came from, as Cloudflare saw it. */
 const addressOf = (c: Context) => c.req.header("cf-connecting-ip") ?? "unknown";
 
-/**
- * Counts the request on `limiter` under `key`, refusing it past the budget. A limiter that fails lets it through
- * (logged): it protects capacity, and its outage must not become the API's.
- */
+/** Counts the request under `key`, refusing it past the budget; a limiter's outage must not become the API's. */
 const spend = async (c: Context<AppEnv>, limiter: RateLimit, key: string) => {
 	let success = true;
 	try {

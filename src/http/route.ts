@@ -1,6 +1,7 @@
 import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
+import { ApiError } from "../models/error";
 import type { ErrorCode } from "../models/error-codes";
 import type { Scope } from "../models/scopes";
 import { authenticate, requireScope } from "./auth";
@@ -9,13 +10,6 @@ import { codeSamples } from "./code-samples";
 import { notModified } from "./conditional";
 import { idempotency, idempotencyHeader, replayedHeader } from "./idempotency";
 import { noBody } from "./json-body";
-import {
-	deprecationHeaders,
-	deprecationNote,
-	deprecationResponseHeaders,
-	type Lifecycle,
-	lifecycleMarkers,
-} from "./lifecycle";
 import { isWrite } from "./methods";
 import { limitReads, limitWrites } from "./rate-limit";
 import { errorResponses, everyResponseHeaders, responseHeader } from "./responses";
@@ -25,10 +19,41 @@ import { optionalHeader } from "./validation";
 /** A tag of the document, under the group `parent` of src/openapi.ts; `icon` names a Font Awesome icon. */
 export type Tag = Record<"name" | "title" | "description" | "icon" | "parent", string>;
 
-/**
- * Who may call an operation: reads are public unless they name a scope, writes need one. An `idempotent` create
- * takes an `Idempotency-Key` and replays its first response to a repeat.
- */
+/** How an operation stands in its life: declared once on the route, it drives the document and the headers. */
+type Lifecycle = {
+	/** Days as `YYYY-MM-DD`, in UTC: deprecated from the start of `since`, gone after the end of `sunset`. */
+	deprecated?: { since: string; sunset: string };
+	stability?: "experimental" | "beta";
+};
+
+/** Documents the headers of {@link deprecationHeaders}. */
+const deprecationResponseHeaders = {
+	Deprecation: responseHeader("When the operation was deprecated (RFC 9745)."),
+	Sunset: responseHeader("When the operation stops answering (RFC 8594)."),
+	Link: responseHeader('Where the deprecation is documented (`rel="deprecation"`).'),
+};
+
+/** Sends the headers of {@link deprecationResponseHeaders}, and answers 410 `gone` once the sunset has passed. */
+const deprecationHeaders = (
+	{ since, sunset }: NonNullable<Lifecycle["deprecated"]>,
+	documentation: string,
+): MiddlewareHandler<AppEnv> => {
+	const sunsetAt = Date.parse(`${sunset}T23:59:59Z`);
+	const headers = {
+		Deprecation: `@${Date.parse(`${since}T00:00:00Z`) / 1000}`,
+		Sunset: new Date(sunsetAt).toUTCString(),
+		Link: `<${documentation}>; rel="deprecation"; type="text/html"`,
+	};
+	return async (c, next) => {
+		for (const [name, value] of Object.entries(headers)) c.header(name, value);
+		if (c.var.now() > sunsetAt) {
+			throw new ApiError("gone", `This operation was retired on ${sunset}; see ${documentation}.`);
+		}
+		await next();
+	};
+};
+
+/** Reads are public unless they name a scope, writes need one; an `idempotent` create replays its first answer. */
 type Access =
 	| { method: "get"; scope?: Scope; idempotent?: never }
 	| { method: "post"; scope: Scope; idempotent?: true }
@@ -59,10 +84,7 @@ type RouteFlags = Pick<
 /** The flags of each route `apiRoute` made, by operation id (the document's own key, unique to one route). */
 const flagsById = new Map<string, RouteFlags>();
 
-/**
- * The flags `apiRoute` was given, on a route it made (or a sub-router's copy of one). Kept beside the route, not
- * on it: the document generator copies a route's other fields into the operation it writes.
- */
+/** A route's flags, kept beside it: the document generator copies a route's own fields into the document. */
 export const flagsOf = (route: RouteConfig): RouteFlags | undefined =>
 	route.operationId === undefined ? undefined : flagsById.get(route.operationId);
 
@@ -95,24 +117,21 @@ const conditionalHeader = (name: "If-Match" | "If-None-Match") => ({
 	}),
 });
 
-/**
- * `createRoute` with the API's cross-cutting metadata derived in one place: credential check and rate limits,
- * caching, ETags, deprecation, the D1 session, and the error responses and headers each route can answer.
- */
+/** `createRoute` with the API's cross-cutting middleware, headers and error responses derived in one place. */
 export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> => {
 	const { scope, conditional, errors = [], idempotent, lifecycle, tag, ...config } = route;
+	const { deprecated, stability } = lifecycle ?? {};
 	// Every operation reaches D1, so any can meet a platform failure: a 503, never a 500.
 	const implied: ErrorCode[] = ["validation_error", "internal_error", "unavailable"];
 	const write = isWrite(config.method);
 	const cachePolicy = scope || write ? "no-store" : "no-cache";
 	// First, so that every answer carries it, errors included.
 	const middleware: MiddlewareHandler<AppEnv>[] = [cacheControl(cachePolicy)];
-	if (lifecycle?.deprecated) {
+	if (deprecated) {
 		implied.push("gone");
-		// First, so that every answer carries the deprecation, a 400 for a bad header included. It links the
-		// operation's anchor on the reference page (Scalar).
+		// Early, so that every answer carries it, a 400 included; it links the operation on the reference page.
 		const anchor = `/reference#tag/${tag.name.toLowerCase()}/${config.method.toUpperCase()}${config.path}`;
-		middleware.push(deprecationHeaders(lifecycle.deprecated, encodeURI(anchor)));
+		middleware.push(deprecationHeaders(deprecated, encodeURI(anchor)));
 	}
 	// Every request body is size-limited and held to the JSON rules (src/app.ts).
 	if (write) implied.push("payload_too_large", "malformed_json", "unsupported_media_type");
@@ -151,7 +170,7 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 		...everyResponseHeaders,
 		...cacheControlHeader(cachePolicy),
 		...bookmarkResponseHeader,
-		...(lifecycle?.deprecated && deprecationResponseHeaders),
+		...(deprecated && deprecationResponseHeaders),
 	};
 	const responses = Object.fromEntries(
 		Object.entries({
@@ -179,13 +198,15 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 		...config,
 		description: [
 			config.description,
-			lifecycle?.deprecated && deprecationNote(lifecycle.deprecated),
+			deprecated &&
+				`Deprecated since ${deprecated.since}; after ${deprecated.sunset} it answers 410 \`gone\`.`,
 			scope && `Needs the scope \`${scope}\`.`,
 		]
 			.filter(Boolean)
 			.join(" "),
 		tags: [tag.name],
-		...lifecycleMarkers(lifecycle),
+		...(deprecated && { deprecated: true, "x-deprecated-sunset": deprecated.sunset }),
+		...(stability && { "x-stability": stability }),
 		"x-codeSamples": codeSamples(route),
 		// Reads state that they need no credentials: an empty requirement, not an absent one.
 		security: scope ? bearer : [],

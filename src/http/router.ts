@@ -14,10 +14,7 @@ export const retriedRead = <T>(c: Context<AppEnv>, read: () => Promise<T>) =>
 /** A route's handler, as Hono calls it. */
 type Handler = (c: Context<AppEnv>, next: Next) => unknown;
 
-/**
- * A read's handler, run again, whole, while D1 fails it retryably ({@link retriedRead}): D1's statements stay D1's
- * own, and a write's handler is never given to it, so a write never runs twice.
- */
+/** A read's handler, run again whole while D1 fails it retryably; never a write's, which must not run twice. */
 export const retrying = <H extends Handler>(handler: H) =>
 	((c: Context<AppEnv>, next: Next) => retriedRead(c, async () => handler(c, next))) as H;
 
