@@ -190,9 +190,6 @@ export const apiRoute = <const R extends ApiRouteConfig>(route: R): ApiRoute<R> 
 			},
 		]),
 	);
-	if (flagsById.has(config.operationId)) {
-		throw new Error(`Two routes declare the operation id "${config.operationId}".`);
-	}
 	flagsById.set(config.operationId, { scope, conditional, errors, idempotent, lifecycle, tag });
 	return createRoute({
 		...config,
