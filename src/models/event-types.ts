@@ -4,7 +4,7 @@ import { Id } from "./id";
 import { InventoryItem } from "./inventory";
 import { OrderResponse } from "./order";
 import { Pet } from "./pet";
-import { WebhookState } from "./webhook-state";
+import { WebhookState } from "./webhook-delivery";
 
 /** What a deletion's event carries: the id of what is gone. */
 const DeletedResource = z.object({ id: Id }).openapi("DeletedResource", { example: { id: 1 } });

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { EventType, eventTypes } from "./event-types";
 import { Id } from "./id";
 import { limits } from "./limits";
-import { deliveryState } from "./webhook-state";
+import { deliveryState } from "./webhook-delivery";
 
 /** The rules of src/http/public-hosts.ts, as the document states them. */
 const webhookUrlRules = `An https URL on port 443, at most ${limits.webhookUrl} characters, stored and answered normalised (\`new URL(url).href\`). Refused: control characters and whitespace, credentials, and hosts that are not public: loopback, private, link-local, shared (CGNAT), unique-local, site-local, unspecified, multicast, documentation and reserved IP literals in any spelling (IPv4-mapped and other IPv4-embedding IPv6 forms included), \`localhost\`, \`*.localhost\`, \`*.local\`, \`*.internal\`, \`*.home.arpa\` and any name without a public suffix (the Public Suffix List decides), trailing dots stripped first. Deliveries go to a name only while it resolves to public addresses. Plain http, and loopback hosts on any port, only in local development (\`WEBHOOKS_ALLOW_LOOPBACK\`).`;
