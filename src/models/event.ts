@@ -4,10 +4,7 @@ import { Id } from "./id";
 
 /** `pet.created` → `PetCreatedEvent`. */
 const schemaName = (type: EventType) =>
-	`${type
-		.split(".")
-		.map((word) => word[0].toUpperCase() + word.slice(1))
-		.join("")}Event`;
+	`${type.replace(/(?:^|\.)(\w)/g, (_, letter: string) => letter.toUpperCase())}Event`;
 
 const eventOf = (type: EventType) =>
 	z

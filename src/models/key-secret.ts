@@ -11,25 +11,17 @@ const checksumLength = 6;
 /** The shape of a key: what the bearer check reads as a key rather than as a root token. */
 export const keyPattern = new RegExp(`^${prefix}[0-9A-Za-z]{${randomLength + checksumLength}}$`);
 
-const crcTable = Array.from({ length: 256 }, (_, byte) => {
-	let crc = byte;
-	for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? 0xedb88320 ^ (crc >>> 1) : crc >>> 1;
-	return crc >>> 0;
-});
-
-/** CRC-32 (IEEE 802.3, as zlib computes it) of `text`'s UTF-8 bytes. */
-const crc32 = (text: string) => {
+/** The checksum of a key's randomness: its CRC-32 (IEEE 802.3, as zlib computes it), in base62. */
+const checksumOf = (random: string) => {
 	let crc = 0xffffffff;
-	for (const byte of new TextEncoder().encode(text)) {
-		crc = crcTable[(crc ^ byte) & 0xff] ^ (crc >>> 8);
+	for (const byte of new TextEncoder().encode(random)) {
+		crc ^= byte;
+		for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? 0xedb88320 ^ (crc >>> 1) : crc >>> 1;
 	}
-	return (crc ^ 0xffffffff) >>> 0;
-};
-
-const inBase62 = (value: number, length: number) => {
+	let rest = (crc ^ 0xffffffff) >>> 0;
 	let text = "";
-	for (let rest = value; rest > 0; rest = Math.floor(rest / 62)) text = base62[rest % 62] + text;
-	return text.padStart(length, "0");
+	for (; rest > 0; rest = Math.floor(rest / 62)) text = base62[rest % 62] + text;
+	return text.padStart(checksumLength, "0");
 };
 
 /** A new secret: uniform base62 characters (bytes past the last multiple of 62 are drawn again). */
@@ -40,14 +32,14 @@ export const newKeySecret = () => {
 			if (byte < 248 && random.length < randomLength) random += base62[byte % 62];
 		}
 	}
-	return `${prefix}${random}${inBase62(crc32(random), checksumLength)}`;
+	return `${prefix}${random}${checksumOf(random)}`;
 };
 
 /** Whether `secret` is a key whose checksum holds. */
 export const isKeySecret = (secret: string) => {
 	if (!keyPattern.test(secret)) return false;
 	const random = secret.slice(prefix.length, prefix.length + randomLength);
-	return secret.endsWith(inBase62(crc32(random), checksumLength));
+	return secret.endsWith(checksumOf(random));
 };
 
 /** How keys are told apart in lists: the prefix and the first 4 characters of the randomness. */

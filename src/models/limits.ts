@@ -54,18 +54,11 @@ export const durations = {
 	settledDelivery: 24 * hour,
 } as const;
 
-const units = [
-	["day", day],
-	["hour", hour],
-	["minute", minute],
-	["second", second],
-] as const;
-
 /** A duration in words, in the largest unit that divides it (days from two on): `15 seconds`, `24 hours`. */
 export const inWords = (ms: number) => {
-	const [unit, size] =
-		units.find(([unit, size]) => ms % size === 0 && (unit !== "day" || ms > day)) ??
-		units[units.length - 1];
+	const [unit, size] = Object.entries({ day, hour, minute, second }).find(
+		([unit, size]) => ms % size === 0 && (unit !== "day" || ms > day),
+	) ?? ["second", second];
 	const count = ms / size;
 	return `${count} ${unit}${count === 1 ? "" : "s"}`;
 };

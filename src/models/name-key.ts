@@ -1,7 +1,6 @@
 /**
- * A name folded for comparison in any script: invisible characters (default-ignorable code points, the blank
- * U+2800) dropped, NFKC, then lower-, upper- and lower-cased, so that "D\u200bog", "Ｄｏｇ" and "Dog", or "ß", "ẞ"
- * and "SS", compare equal. Stored beside the name: SQLite's lower() folds ASCII only, and it normalises nothing.
+ * A name folded so that "D\u200bog", "Ｄｏｇ" and "Dog", or "ß", "ẞ" and "SS", compare equal; stored beside the
+ * name, since SQLite's lower() folds ASCII only, and it normalises nothing.
  */
 export const nameKey = (name: string) =>
 	name

@@ -1,4 +1,3 @@
-import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import { z } from "@hono/zod-openapi";
 import { Id } from "./id";
 import { limits } from "./limits";
@@ -77,31 +76,28 @@ const fields = {
 	complete: z.boolean(),
 };
 
+const example = {
+	id: 1,
+	petId: 1,
+	quantity: 2,
+	shipDate: "2026-12-24T09:00:00.000Z",
+	complete: false,
+};
+
 /** The contract's seed model, exactly: no field is required. */
 export const Order = z
 	.object(fields)
 	.partial()
-	.openapi("Order", {
-		description: "Every field is present in responses.",
-		example: {
-			id: 1,
-			petId: 1,
-			quantity: 2,
-			shipDate: "2026-12-24T09:00:00.000Z",
-			complete: false,
-		},
-	});
+	.openapi("Order", { description: "Every field is present in responses.", example });
 
 export type Order = Required<z.infer<typeof Order>>;
 
 /**
- * An `Order` as every response carries it: the seed model, and beside it (`allOf`) a member with the same fields
- * all required, so every client generator sees them present (hey-api drops a `required` beside an `allOf`, or
- * without its properties). Not optional, so an event's `data` is required too.
+ * An `Order` as every response carries it: the seed model, and beside it (`allOf`) the same fields all required,
+ * so every client generator sees them present (hey-api drops a `required` beside an `allOf`, or without its
+ * properties). Not optional, so an event's `data` is required too.
  */
-export const OrderResponse = z
-	.intersection(Order, z.object(fields))
-	.openapi({ example: getOpenApiMetadata(Order).example });
+export const OrderResponse = z.intersection(Order, z.object(fields)).openapi({ example });
 
 export const Orders = z.array(OrderResponse).openapi("Orders");
 

@@ -3,19 +3,15 @@ import { repeatable } from "./repeatable";
 
 export const petStatuses = ["available", "pending", "sold"] as const;
 
-/** What each status means for ordering: shown by reference renderers (Scalar, GitBook). */
-const meanings: Record<(typeof petStatuses)[number], string> = {
-	available: "For sale: orders can be placed while stock lasts.",
-	pending: "Reserved while a sale completes: new orders are refused.",
-	sold: "Sold: new orders are refused.",
-};
-
-export const PetStatus = z
-	.enum(petStatuses)
-	.openapi("PetStatus", {
-		description: "Where the pet is in its sale.",
-		"x-enumDescriptions": meanings,
-	});
+export const PetStatus = z.enum(petStatuses).openapi("PetStatus", {
+	description: "Where the pet is in its sale.",
+	// What each status means for ordering: shown by reference renderers (Scalar, GitBook).
+	"x-enumDescriptions": {
+		available: "For sale: orders can be placed while stock lasts.",
+		pending: "Reserved while a sale completes: new orders are refused.",
+		sold: "Sold: new orders are refused.",
+	} satisfies Record<(typeof petStatuses)[number], string>,
+});
 export type PetStatus = z.infer<typeof PetStatus>;
 
 /** The `status` query filter: one status, or several by repeating the parameter. */

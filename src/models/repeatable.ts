@@ -4,7 +4,7 @@ import { z } from "@hono/zod-openapi";
 export const repeatable = <E extends z.ZodEnum>(
 	values: E,
 	component: string,
-	param: { name: string; description: string; example: z.infer<E> },
+	{ name, description, example }: { name: string; description: string; example: z.infer<E> },
 ) =>
 	z
 		.union([values, z.array(values)], {
@@ -15,12 +15,6 @@ export const repeatable = <E extends z.ZodEnum>(
 		.openapi({
 			type: "array",
 			items: { $ref: `#/components/schemas/${component}` },
-			description: param.description,
-			param: {
-				name: param.name,
-				in: "query",
-				style: "form",
-				explode: true,
-				example: [param.example],
-			},
+			description,
+			param: { name, in: "query", style: "form", explode: true, example: [example] },
 		});

@@ -30,14 +30,6 @@ const joinerInWord = /(?<=[\p{L}\p{M}])[\u200c\u200d](?=[\p{L}\p{M}])/gv;
 /** Default-ignorable code points and format characters (Cf): U+FFF9–U+FFFB and U+13430 are as unseen as U+200B. */
 const invisible = /[\p{Default_Ignorable_Code_Point}\p{Cf}]/v;
 
-/**
- * Whether `value` holds an invisible character (a default-ignorable or format character: tag characters, zero-width
- * spaces, soft hyphens, interlinear annotations…) outside an emoji sequence or a joiner within a word: text a
- * reader, or an agent, would not see.
- */
-const hidesText = (value: string) =>
-	invisible.test(value.replace(emoji, "").replace(joinerInWord, ""));
-
 /** Private-use characters (any plane) and noncharacters: no two readers agree on what, if anything, they show. */
 const privateUseOrNoncharacter = /[\p{Co}\p{Noncharacter_Code_Point}]/v;
 
@@ -69,4 +61,8 @@ export const name = (max: number) =>
 			(value) => !privateUseOrNoncharacter.test(value),
 			"must not contain private-use characters or noncharacters",
 		)
-		.refine((value) => !hidesText(value), "must not contain invisible characters");
+		// Text a reader, or an agent, would not see.
+		.refine(
+			(value) => !invisible.test(value.replace(emoji, "").replace(joinerInWord, "")),
+			"must not contain invisible characters",
+		);
