@@ -27,7 +27,6 @@ export const CategoryPatch = z
 export const Category = z
 	.object({ id: Id, ...fields })
 	.openapi("Category", { example: { id: 1, name: "Dog", description: "Loyal companions." } });
+export type Category = z.infer<typeof Category>;
 
 export const Categories = z.array(Category).openapi("Categories");
-
-export type Category = z.infer<typeof Category>;

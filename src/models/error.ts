@@ -13,6 +13,7 @@ export const ErrorDetail = z
 		message: z.string().openapi({ example: "Too small: expected string to have >=1 characters" }),
 	})
 	.openapi("ErrorDetail");
+export type ErrorDetail = z.infer<typeof ErrorDetail>;
 
 /** The one shape of every error response. */
 export const ErrorBody = z
@@ -33,9 +34,7 @@ export const ErrorBody = z
 			.openapi({ description: "Per-field problems, for validation errors." }),
 	})
 	.openapi("Error");
-
 export type ErrorBody = z.infer<typeof ErrorBody>;
-export type ErrorDetail = z.infer<typeof ErrorDetail>;
 
 /** A failure the client can act on; thrown anywhere, rendered once (src/http/errors.ts). */
 export class ApiError extends Error {

@@ -12,14 +12,13 @@ const quantity = z
 export const InventoryItem = z
 	.object({ petId: Id, quantity, status: PetStatus })
 	.openapi("InventoryItem", { example: { petId: 1, quantity: 5, status: "available" } });
+export type InventoryItem = z.infer<typeof InventoryItem>;
 
 export const Inventory = z.array(InventoryItem).openapi("Inventory");
 
 export const InventoryUpdate = z
 	.strictObject({ quantity })
 	.openapi("InventoryUpdate", { example: { quantity: 10 } });
-
-export type InventoryItem = z.infer<typeof InventoryItem>;
 
 /** The key the inventory is listed by: its pet's id. */
 export const byPetId = (item: InventoryItem) => item.petId;

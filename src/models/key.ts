@@ -26,12 +26,14 @@ const expiresAt = z.iso
 export const NewKey = z
 	.strictObject({ name, scopes: keyScopes, expiresAt: expiresAt.optional() })
 	.openapi("NewKey", { example: { name: "Shop front", scopes: ["orders:write"] } });
+export type NewKey = z.infer<typeof NewKey>;
 
 export const KeyPatch = z
 	.strictObject({ name, scopes: keyScopes, expiresAt: expiresAt.nullable() })
 	.partial()
 	.refine((patch) => Object.keys(patch).length > 0, "must change at least one field")
 	.openapi("KeyPatch", { minProperties: 1, example: { scopes: ["orders:write", "pets:write"] } });
+export type KeyPatch = z.infer<typeof KeyPatch>;
 
 export const KeyRoll = z
 	.strictObject({
@@ -46,6 +48,7 @@ export const KeyRoll = z
 			}),
 	})
 	.openapi("KeyRoll", { example: { previousValidFor: 3600 } });
+export type KeyRoll = z.infer<typeof KeyRoll>;
 
 const example = {
 	id: 1,
@@ -96,7 +99,3 @@ export const ApiKeyWithSecret = z
 			secret: "pst_7Hq2TbXo1LmZ8vQe4RkW9sYc3NdA6uJf3IDzO0",
 		},
 	});
-
-export type NewKey = z.infer<typeof NewKey>;
-export type KeyPatch = z.infer<typeof KeyPatch>;
-export type KeyRoll = z.infer<typeof KeyRoll>;

@@ -58,6 +58,7 @@ export const NewOrder = z
 		}),
 	})
 	.openapi("NewOrder", { example: { petId: 1, quantity: 2 } });
+export type NewOrder = z.infer<typeof NewOrder>;
 
 export const OrderPatch = z
 	.strictObject({
@@ -67,6 +68,7 @@ export const OrderPatch = z
 	.partial()
 	.refine((patch) => Object.keys(patch).length > 0, "must change at least one field")
 	.openapi("OrderPatch", { minProperties: 1, example: { complete: true } });
+export type OrderPatch = z.infer<typeof OrderPatch>;
 
 const fields = {
 	id: Id,
@@ -89,7 +91,6 @@ export const Order = z
 	.object(fields)
 	.partial()
 	.openapi("Order", { description: "Every field is present in responses.", example });
-
 export type Order = Required<z.infer<typeof Order>>;
 
 /**
@@ -100,6 +101,3 @@ export type Order = Required<z.infer<typeof Order>>;
 export const OrderResponse = z.intersection(Order, z.object(fields)).openapi({ example });
 
 export const Orders = z.array(OrderResponse).openapi("Orders");
-
-export type NewOrder = z.infer<typeof NewOrder>;
-export type OrderPatch = z.infer<typeof OrderPatch>;

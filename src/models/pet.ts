@@ -23,19 +23,18 @@ export const NewPet = z
 		description: `A pet as a client sends it, to create or replace one: its \`status\` is \`${initialStatus}\` unless given.`,
 		example: { name: "Rex", categoryId: 1, status: "available" },
 	});
+export type NewPet = z.infer<typeof NewPet>;
 
 export const PetPatch = z
 	.strictObject(fields)
 	.partial()
 	.refine((patch) => Object.keys(patch).length > 0, "must change at least one field")
 	.openapi("PetPatch", { minProperties: 1, example: { status: "sold" } });
+export type PetPatch = z.infer<typeof PetPatch>;
 
 export const Pet = z
 	.object({ id: Id, ...fields })
 	.openapi("Pet", { example: { id: 1, name: "Rex", categoryId: 1, status: "available" } });
+export type Pet = z.infer<typeof Pet>;
 
 export const Pets = z.array(Pet).openapi("Pets");
-
-export type NewPet = z.infer<typeof NewPet>;
-export type PetPatch = z.infer<typeof PetPatch>;
-export type Pet = z.infer<typeof Pet>;

@@ -55,7 +55,6 @@ export const WebhookDelivery = z
 			attemptedAt: "2026-12-24T09:00:05.000Z",
 		},
 	});
-
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
 export const WebhookDeliveries = z.array(WebhookDelivery).openapi("WebhookDeliveries");

@@ -29,6 +29,7 @@ export const NewWebhook = z
 			events: ["order.placed", "order.completed", "order.cancelled"],
 		},
 	});
+export type NewWebhook = z.infer<typeof NewWebhook>;
 
 /** The fields `updateWebhook` changes: any of the new webhook's, and `disabled`. */
 export const WebhookPatch = NewWebhook.partial()
@@ -43,8 +44,6 @@ export const WebhookPatch = NewWebhook.partial()
 	})
 	.refine((patch) => Object.keys(patch).length > 0, "must change at least one field")
 	.openapi("WebhookPatch", { minProperties: 1, example: { disabled: false } });
-
-export type NewWebhook = z.infer<typeof NewWebhook>;
 export type WebhookPatch = z.infer<typeof WebhookPatch>;
 
 const example = {
@@ -68,6 +67,7 @@ const fields = {
 
 /** A webhook and its delivery state, without its secret. */
 export const Webhook = z.object(fields).openapi("Webhook", { example });
+export type Webhook = z.infer<typeof Webhook>;
 
 export const Webhooks = z.array(Webhook).openapi("Webhooks");
 
@@ -90,8 +90,6 @@ export const CreatedWebhook = z
 			lastAttemptAt: null,
 		},
 	});
-
-export type Webhook = z.infer<typeof Webhook>;
 
 /** What a webhook's Durable Object knows of its deliveries: never part of the webhook's ETag. */
 export type DeliveryState = Pick<Webhook, "failures" | "lastStatus" | "lastAttemptAt">;
