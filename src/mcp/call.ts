@@ -16,15 +16,15 @@ export type Caller = {
 	headers: Headers;
 };
 
-/** Where an argument goes that a URL or a header carries, as text. */
-type TextPlace = Exclude<Place, "body">;
-
 /** Each part of a request its route validates: the key of its schema, and the target naming it in errors. */
 const parts = [
 	["path", "params", "param"],
 	["query", "query", "query"],
 	["header", "headers", "header"],
 ] as const;
+
+/** Where an argument goes that a URL or a header carries, as text. */
+type TextPlace = Exclude<Place, "body">;
 
 /** What HTTP carries in a header, whatever a route's schema says: no control characters, no other script. */
 const headerText = z.record(
@@ -69,10 +69,7 @@ const mistyped = (schema: Schema, value: unknown): string | undefined => {
 	return !type || fits ? undefined : `expected ${type}, received ${given}`;
 };
 
-/**
- * The body without the members an agent sent as `null` for fields that are optional and not nullable (an `anyOf`
- * with a `null` branch): strict tool schemas (OpenAI's) and Python clients send `null` for "not given".
- */
+/** The body without `null` for optional, non-nullable fields: strict (OpenAI's) and Python clients mean "not given". */
 const withoutNulls = (body: unknown, schema: Schema) =>
 	isObject(body)
 		? Object.fromEntries(
@@ -85,10 +82,7 @@ const withoutNulls = (body: unknown, schema: Schema) =>
 			)
 		: body;
 
-/**
- * The arguments by request part, each part checked by the route's own schema so a call never leaves its route;
- * refused with every problem named at once, as the API names a request's.
- */
+/** The arguments by request part, checked by the route's own schemas, every problem named at once as the API does. */
 const partsOf = (tool: ApiTool, args: unknown) => {
 	if (!isObject(args)) throw invalid("arguments", "must be an object");
 	const text: Record<TextPlace, Record<string, unknown>> = { path: {}, query: {}, header: {} };
@@ -148,16 +142,7 @@ const requestOf = (tool: ApiTool, args: unknown, caller: Caller) => {
 	});
 };
 
-/** The `cursor` of the page that `Link: <…>; rel="next"` announces. */
-const nextCursor = (link: string | null) => {
-	const next = link && /<([^>]+)>;\s*rel="next"/.exec(link);
-	return next ? new URL(next[1], "http://x").searchParams.get("cursor") : null;
-};
-
-/**
- * The tool result of an API answer: its body as structured content (a page as `{ items, nextCursor }`) and as text,
- * an error as a tool error; the status and the headers a client reads in `_meta`.
- */
+/** An API answer as a tool result: its body as structured content (a page as `{ items, nextCursor }`) and text. */
 const resultOf = async (response: Response, withholdsSecret = false): Promise<CallToolResult> => {
 	let raw = await response.text();
 	let body: unknown = raw ? JSON.parse(raw) : undefined;
@@ -165,7 +150,9 @@ const resultOf = async (response: Response, withholdsSecret = false): Promise<Ca
 		const { secret: _, ...rest } = body;
 		[body, raw] = [rest, JSON.stringify(rest)];
 	}
-	const cursor = nextCursor(response.headers.get("link"));
+	// The `cursor` of the page that `Link: <…>; rel="next"` announces.
+	const next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get("link") ?? "");
+	const cursor = next && new URL(next[1], "http://x").searchParams.get("cursor");
 	const structured = Array.isArray(body)
 		? { items: body, ...(cursor && { nextCursor: cursor }) }
 		: (body as Record<string, unknown> | undefined);

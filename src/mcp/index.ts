@@ -29,12 +29,8 @@ const unservedVersion = (message: Message, header: string | undefined) => {
 	return message.method === "initialize" && header < current ? undefined : header;
 };
 
-/**
- * Where a header belies the body, checked before any version: `MCP-Protocol-Version` against the `_meta` that names
- * one, and `Mcp-Method` or `Mcp-Name` when sent (a gateway may route on them; the SDK says when the current revision
- * lacks them).
- */
-const headerMismatch = (message: Message, req: HonoRequest) => {
+/** Where a header belies the body (a gateway may route on them; the SDK says when the current revision lacks them). */
+const headerMismatch = (message: Message, req: HonoRequest, called: unknown) => {
 	const claimed = message.params?._meta?.[versionKey];
 	const version = req.header("mcp-protocol-version");
 	if (claimed !== undefined && version !== undefined && version !== claimed) {
@@ -44,7 +40,6 @@ const headerMismatch = (message: Message, req: HonoRequest) => {
 	if (method !== undefined && method !== message.method) {
 		return `the Mcp-Method header says ${method}, the body ${String(message.method)}`;
 	}
-	const called = message.method === "tools/call" ? message.params?.name : undefined;
 	if (name !== undefined && name !== called) {
 		return `the Mcp-Name header says ${name}, the body ${String(called ?? "nothing")}`;
 	}
@@ -114,7 +109,7 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 		if (address) headers.set("cf-connecting-ip", address);
 		// Its calls act as the client it authenticated, whatever the credential: a key, the root token or a grant.
 		const env = { ...c.env, READ_LIMITER: budgetSpent, ACTING_CLIENT: authorized.client };
-		const mismatch = headerMismatch(message, c.req);
+		const mismatch = headerMismatch(message, c.req, name);
 		const requested = unservedVersion(message, c.req.header("mcp-protocol-version"));
 		const refusal = mismatch
 			? { code: -32020, message: `Header mismatch: ${mismatch}.` }

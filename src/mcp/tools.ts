@@ -49,9 +49,6 @@ const withoutSecret = ({ properties, required, ...schema }: Schema): Schema => {
 	return { ...schema, properties: kept, ...(left && { required: left }) };
 };
 
-/** Where a tool's `_meta` says the lifecycle its route declares. */
-const metaKey = "petstore.example/operation";
-
 /** What an output schema keeps: the shape of the answer, which clients validate; its words are the input's. */
 const shape = new Set(["type", "properties", "required", "items", "enum", "anyOf", "allOf"]);
 
@@ -162,6 +159,15 @@ const toolOf = (
 		deprecated && `deprecated, sunset ${deprecated.sunset}`,
 		stability && `stability: ${stability}`,
 	].filter(Boolean);
+	const lifecycleMeta = {
+		...(deprecated && { deprecated: true, sunset: deprecated.sunset }),
+		...(stability && { stability }),
+	};
+	const input = (arg: Argument) => {
+		const paging = arg.name === "cursor" && arg.in === "query";
+		const description = paging ? cursorDescription : arg.description;
+		return { ...inline(arg.schema), ...(description && { description }) };
+	};
 	const page = (schema: Schema) =>
 		schema.type === "array"
 			? {
@@ -186,17 +192,7 @@ const toolOf = (
 				.join("\n\n"),
 			inputSchema: {
 				type: "object",
-				properties: Object.fromEntries(
-					args.map((arg) => [
-						arg.name,
-						{
-							...inline(arg.schema),
-							...(arg.description && { description: arg.description }),
-							...(arg.name === "cursor" &&
-								arg.in === "query" && { description: cursorDescription }),
-						},
-					]),
-				),
+				properties: Object.fromEntries(args.map((arg) => [arg.name, input(arg)])),
 				required: args.filter((arg) => arg.required).map((arg) => arg.name),
 				additionalProperties: false,
 			},
@@ -209,14 +205,8 @@ const toolOf = (
 				idempotentHint: ["GET", "PUT", "DELETE"].includes(method),
 				openWorldHint: false,
 			},
-			...((deprecated || stability) && {
-				_meta: {
-					[metaKey]: {
-						...(deprecated && { deprecated: true, sunset: deprecated.sunset }),
-						...(stability && { stability }),
-					},
-				},
-			}),
+			// The lifecycle its route declares.
+			...(lifecycleNotes.length > 0 && { _meta: { "petstore.example/operation": lifecycleMeta } }),
 		},
 		route,
 		places: Object.fromEntries(args.map((arg) => [arg.name, arg.in])),
