@@ -20,25 +20,11 @@ type Sampled = Pick<RouteConfig, "method" | "path" | "request"> & {
 	idempotent?: true;
 };
 
-const pathExamples = (route: Sampled): Record<string, string> => {
-	const params = route.request?.params as z.ZodObject | undefined;
-	return Object.fromEntries(
-		Object.entries(params?.shape ?? {}).map(([name, schema]) => [
-			name,
-			String(getOpenApiMetadata(schema as z.ZodType).param?.example),
-		]),
-	);
-};
+/** A route's path parameters and JSON body, by their examples. */
+type Examples = { params: Record<string, string>; body: unknown };
 
-const bodyExample = (route: Sampled) => {
-	const content = route.request?.body?.content["application/json"];
-	return content && "example" in content ? content.example : undefined;
-};
-
-const curl = (route: Sampled) => {
-	const examples = pathExamples(route);
-	const path = route.path.replace(/\{(\w+)\}/g, (_, name) => examples[name]);
-	const body = bodyExample(route);
+const curl = (route: Sampled, { params, body }: Examples) => {
+	const path = route.path.replace(/\{(\w+)\}/g, (_, name) => params[name]);
 	return [
 		`curl -X ${route.method.toUpperCase()} '${origin}${path}'`,
 		...(route.scope ? [`-H "Authorization: Bearer $${tokenVariable}"`] : []),
@@ -49,18 +35,16 @@ const curl = (route: Sampled) => {
 };
 
 /** The route's call through `hono/client`, typed by the app's `AppType`. */
-const honoClient = (route: Sampled) => {
-	const examples = pathExamples(route);
+const honoClient = (route: Sampled, { params, body }: Examples) => {
 	const call = route.path
 		.replace(/\{(\w+)\}/g, ":$1")
 		.split("/")
 		.filter(Boolean)
 		.map((segment) => (/^[a-z]\w*$/.test(segment) ? `.${segment}` : `["${segment}"]`))
 		.join("");
-	const body = bodyExample(route);
 	// hono/client asks for every part of the request the route declares, even when all of it is optional.
 	const args = [
-		...(Object.keys(examples).length > 0 ? [`param: ${JSON.stringify(examples)}`] : []),
+		...(Object.keys(params).length > 0 ? [`param: ${JSON.stringify(params)}`] : []),
 		...(route.request?.query ? ["query: {}"] : []),
 		...(route.request?.headers || route.idempotent ? ["header: {}"] : []),
 		...(body === undefined ? [] : [`json: ${JSON.stringify(body)}`]),
@@ -75,7 +59,20 @@ const honoClient = (route: Sampled) => {
 };
 
 /** `x-codeSamples` (Scalar, GitBook, Redoc): a curl command and a typed `hono/client` call, from the route. */
-export const codeSamples = (route: Sampled) => [
-	{ lang: "Shell", label: "curl", source: curl(route) },
-	{ lang: "TypeScript", label: "hono/client", source: honoClient(route) },
-];
+export const codeSamples = (route: Sampled) => {
+	const params = route.request?.params as z.ZodObject | undefined;
+	const content = route.request?.body?.content["application/json"];
+	const examples = {
+		params: Object.fromEntries(
+			Object.entries(params?.shape ?? {}).map(([name, schema]) => [
+				name,
+				String(getOpenApiMetadata(schema as z.ZodType).param?.example),
+			]),
+		),
+		body: content && "example" in content ? content.example : undefined,
+	};
+	return [
+		{ lang: "Shell", label: "curl", source: curl(route, examples) },
+		{ lang: "TypeScript", label: "hono/client", source: honoClient(route, examples) },
+	];
+};

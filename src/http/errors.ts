@@ -32,11 +32,10 @@ export const onError: ErrorHandler = (error, c) => {
 	if (c.env.LOCAL_DEVELOPMENT === "true") {
 		console.error(JSON.stringify({ level: "error", part, requestId }), `\n${loggable(error)}`);
 	} else log("error", { part, requestId, error: loggable(error) });
-	if (part) return errorResponse(c, unavailable(unavailableMessage(c.req.method)));
-	return errorResponse(
-		c,
-		new ApiError("internal_error", `Unexpected error; quote request id ${requestId}.`),
-	);
+	const failure = part
+		? unavailable(unavailableMessage(c.req.method))
+		: new ApiError("internal_error", `Unexpected error; quote request id ${requestId}.`);
+	return errorResponse(c, failure);
 };
 
 export const onNotFound: NotFoundHandler = (c) =>

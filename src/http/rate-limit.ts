@@ -6,7 +6,6 @@ import { log } from "./log";
 // The binding does not expose its period, which is 10 or 60 seconds: waiting 60 is never too early.
 const retryAfterSeconds = 60;
 
-/** The address the request came from, as Cloudflare saw it. */
 const addressOf = (c: Context) => c.req.header("cf-connecting-ip") ?? "unknown";
 
 /** Counts the request under `key`, refusing it past the budget; a limiter's outage must not become the API's. */

@@ -11,7 +11,6 @@ export const retriedRead = <T>(c: Context<AppEnv>, read: () => Promise<T>) =>
 		log("warn", { part: "d1", requestId: c.var.requestId, recovered }),
 	);
 
-/** A route's handler, as Hono calls it. */
 type Handler = (c: Context<AppEnv>, next: Next) => unknown;
 
 /** A read's handler, run again whole while D1 fails it retryably; never a write's, which must not run twice. */
