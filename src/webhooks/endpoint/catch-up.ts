@@ -5,13 +5,11 @@ import { webhooks } from "../../db/schema";
 import { configOf, type EndpointConfig, endpointColumns, endpointOf } from "../endpoint-config";
 import { orUnreadable, resealSecret } from "../secrets/secret-box";
 
-/**
- * The config re-sealed under the newest key, stored in D1 unless the webhook changed since (the change carries its
- * own secrets); undefined when nothing was, or D1 did not take it. A secret no key opens stays: its webhook shows it.
- */
+/** The config re-sealed under the newest key, once D1 stored it (not if the webhook changed since); else undefined. */
 const reseal = async (db: Db, config: EndpointConfig, env: Env) => {
 	const secrets = await Promise.all(
 		config.secrets.map(async (entry) => {
+			// A secret no key opens stays: its webhook shows it.
 			const secret = await orUnreadable(resealSecret(entry.secret, env));
 			return typeof secret === "string" ? { ...entry, secret } : entry;
 		}),

@@ -27,10 +27,7 @@ const deleted = "deleted";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/**
- * One per webhook: holds the events handed to it and delivers them, retrying each on its own schedule, so a slow or
- * failing endpoint delays nobody else. Every method takes the time from its caller; the alarm passes the clock's.
- */
+/** One per webhook: delivers its events, each retried on its own schedule, so a failing endpoint delays no other. */
 export class WebhookEndpoint extends DurableObject<Env> {
 	private store!: EndpointStore;
 

@@ -1,7 +1,5 @@
 import { durations } from "../../models/limits";
 
-// When a failed delivery is tried again, and when an endpoint is given up on.
-
 /** Each wait is longer by up to this share, at random, so that retries of a burst do not arrive together. */
 const jitter = 0.2;
 
@@ -16,10 +14,7 @@ export const retryAfter = (answer: Response, now: number) => {
 	return Number.isNaN(wait) ? undefined : Math.min(Math.max(wait, 0), durations.maxRetryAfter);
 };
 
-/**
- * When to retry after failed attempt `attempt` (from 1): its delay with jitter, or the receiver's longer
- * `Retry-After`; undefined after the last.
- */
+/** When to retry after failed attempt `attempt` (from 1), or the receiver's longer `Retry-After`; none after the last. */
 export const nextAttemptAt = (
 	attempt: number,
 	now: number,

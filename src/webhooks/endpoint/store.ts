@@ -33,10 +33,7 @@ export const endpointStore = async (storage: DurableObjectStorage) => {
 		/** The endpoint's config and delivery state. */
 		endpoint: () => db.select().from(endpoint).get(),
 
-		/**
-		 * Keeps `config` unless a newer version is held; `disabled` (from `updateWebhook`) pauses or resumes the
-		 * deliveries, and resuming restarts the time an endpoint may fail (`durations.failingEndpoint`).
-		 */
+		/** Keeps `config` unless a newer version is held; `disabled` pauses or resumes (restarting `failingSince`). */
 		configure: (config: EndpointConfig, disabled?: boolean) => {
 			const { url, secrets, version } = config;
 			const pausing = disabled === undefined ? {} : { disabled, disableRecorded: true };
@@ -77,11 +74,7 @@ export const endpointStore = async (storage: DurableObjectStorage) => {
 		/** Up to `limit` deliveries due by `now`, longest waiting first. */
 		due: (now: number, limit: number): DueDelivery[] =>
 			db
-				.select({
-					eventId: deliveries.eventId,
-					body: deliveries.body,
-					attempts: deliveries.attempts,
-				})
+				.select()
 				.from(deliveries)
 				.where(lte(deliveries.nextAt, now))
 				.orderBy(deliveries.nextAt, deliveries.eventId)
@@ -94,10 +87,7 @@ export const endpointStore = async (storage: DurableObjectStorage) => {
 				.from(deliveries)
 				.get()?.next ?? null,
 
-		/**
-		 * Logs an attempt and applies it to the delivery (settled, or due again at `nextAttemptAt`) and the endpoint;
-		 * the log shows no next attempt for a delivery that waits for a disabled endpoint.
-		 */
+		/** Logs an attempt and applies it to the delivery and the endpoint (no next attempt shown once disabled). */
 		record: (
 			{ eventId, attempts: attempted }: DueDelivery,
 			{ ok, status, durationMs, error }: AttemptResult,
@@ -167,10 +157,7 @@ export const endpointStore = async (storage: DurableObjectStorage) => {
 				.limit(limit)
 				.all(),
 
-		/**
-		 * Forgets settled deliveries after a day, attempts as the event feed forgets events, and deliveries held
-		 * that long for a disabled webhook (a replay is what it needs then).
-		 */
+		/** Forgets settled deliveries after a day, and attempts and held deliveries as the event feed forgets events. */
 		prune: (now: number) => {
 			db.delete(deliveries)
 				.where(lt(deliveries.settledAt, now - durations.settledDelivery))

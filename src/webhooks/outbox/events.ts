@@ -14,7 +14,6 @@ const columns = {
 
 export type OutboxEvent = Pick<typeof events.$inferSelect, keyof typeof columns>;
 
-/** Up to `limit` events that match `where`, oldest first. */
 const oldestFirst = (db: Db, where: SQL | undefined, limit: number) =>
 	db.select(columns).from(events).where(where).orderBy(asc(events.id)).limit(limit);
 

@@ -7,9 +7,7 @@ import { isWrite } from "../../http/methods";
 export type WebhookMessage = { kind: "sweep" };
 
 /** Asks the queue's consumer to sweep the outbox (after a write, and every minute). */
-export const nudge = async (queue: Queue<WebhookMessage>) => {
-	await queue.send({ kind: "sweep" });
-};
+export const nudge = async (queue: Queue<WebhookMessage>) => queue.send({ kind: "sweep" });
 
 /** {@link nudge}, whose failure is only logged, with `fields`: the outbox waits for the next sweep. */
 export const nudgeOrWarn = (

@@ -19,9 +19,8 @@ const subscriber = {
 const subscribers = (db: Db) => db.select(subscriber).from(webhooks);
 
 /**
- * Hands the outbox's waiting events, oldest first, to the Durable Object of each webhook that receives them, then
- * marks them handed over: two D1 round trips a round. One that fails holds back no other: its webhook is marked to
- * get every event after them again. A crash between the two hands them over again; endpoints ignore repeats.
+ * Hands the outbox's waiting events to the Durable Objects of the webhooks that receive them, then marks them handed
+ * over. An endpoint that fails is marked to replay them; a crash in between hands them over again (endpoints dedupe).
  */
 export const sweep = async (env: Env, now: number) => {
 	const db = drizzle(env.DB);

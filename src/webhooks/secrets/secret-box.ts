@@ -1,10 +1,7 @@
 import { hexOf, sha256 } from "../../models/digest";
 
-/**
- * Webhook signing secrets at rest: AES-256-GCM under keys derived from the `WEBHOOK_SECRET_KEY` Worker secret, so a
- * copy of the database cannot sign deliveries. It holds one or more keys, comma-separated, newest first: secrets
- * are sealed under the newest and opened under the one they name, so the key can rotate.
- */
+// Webhook signing secrets at rest: AES-256-GCM under keys derived from `WEBHOOK_SECRET_KEY` (comma-separated, newest
+// first), so a copy of the database cannot sign. Sealed under the newest, opened under the one named: keys rotate.
 
 declare const sealed: unique symbol;
 /** `v2.<key id>.<IV>.<ciphertext and tag>` (the last two in base64); `v1.` values, older, name no key. */

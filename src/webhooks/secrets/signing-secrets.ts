@@ -2,8 +2,6 @@ import { log } from "../../http/log";
 import type { EndpointConfig } from "../endpoint-config";
 import { type KeyEnv, openSecret, orUnreadable } from "./secret-box";
 
-// The secrets an endpoint signs with, opened when it signs (the every-minute sweep re-seals them: catch-up.ts).
-
 /** A rotated-out secret, opened; none when no key opens it, since a rotation is how a client recovers from that. */
 const openRetired = async (webhookId: number, sealed: string, env: KeyEnv) => {
 	const opened = await orUnreadable(openSecret(sealed, env));
