@@ -23,10 +23,7 @@ type Argument = Described & { name: string; in: Place; schema: Schema };
 /** Where an argument goes: the part of the request the document's `in` names, or the body. */
 export type Place = "path" | "query" | "header" | "body";
 
-/**
- * A tool: what `tools/list` shows, the route it calls, where each argument goes, the scope it needs, and whether
- * its answer's `secret` is withheld.
- */
+/** A tool: what `tools/list` shows, and what a call of it needs to run its route. */
 export type ApiTool = {
 	tool: Tool;
 	route: RouteConfig;

@@ -36,13 +36,11 @@ const page = (
 ) => {
 	const target = sendsTo && new URL(sendsTo);
 	// A private-use scheme (`cursor://…`) has no origin to name: its scheme is the source.
-	const formAction = [
-		"'self'",
-		target && (/^https?:$/.test(target.protocol) ? target.origin : target.protocol),
-	];
+	const source = target && (/^https?:$/.test(target.protocol) ? target.origin : target.protocol);
+	const formAction = source ? `'self' ${source}` : "'self'";
 	c.header(
 		"Content-Security-Policy",
-		`default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction.filter(Boolean).join(" ")}; frame-ancestors 'none'; base-uri 'none'`,
+		`default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
 	);
 	c.header("Referrer-Policy", "no-referrer");
 	return c.html(
@@ -74,12 +72,6 @@ const authRequestOf = async (c: Context<AppEnv>, query: string) => {
 	}
 };
 
-/** Where a client is sent back, as the person reads it: its host, or the scheme of an app. */
-const destination = (redirectUri: string) => {
-	const url = new URL(redirectUri);
-	return url.host === "" ? `${url.protocol}//` : url.host;
-};
-
 /** The scopes an agent's request asks for: those it names, or, naming none, every scope an agent may hold. */
 const askedScopes = (request: AuthRequest) =>
 	request.scope.length > 0 ? request.scope : agentScopes;
@@ -98,8 +90,10 @@ const consent = async (
 	const client = await oauthApi(c).lookupClient(request.clientId);
 	// A name the API would refuse for a key (a bidirectional override, hidden text) is not shown: its id is.
 	const name = clientName.safeParse(client?.clientName).data ?? request.clientId;
+	// Where it is sent back, as the person reads it: its host, or the scheme of an app.
+	const back = new URL(request.redirectUri);
 	const body = html`<p><strong>${name}</strong> asks to act on this API as you, and will be sent back to
-<strong>${destination(request.redirectUri)}</strong>.</p>
+<strong>${back.host || `${back.protocol}//`}</strong>.</p>
 <p>It asks for:</p><ul>${askedScopes(request).map(
 		(scope) =>
 			html`<li><code>${scope}</code>: ${scopeDescriptions[scope as Scope] ?? "unknown"}</li>`,

@@ -36,12 +36,7 @@ const accessTokenSeconds = 3600;
 type OAuthEnv = Env & { ASKED_SCOPE?: string[] };
 
 /** An OAuth error answer (RFC 6749 §5.2), which no cache keeps. */
-const oauthError = (
-	error: string,
-	description: string,
-	status = 400,
-	headers: Record<string, string> = {},
-) =>
+const oauthError = (error: string, description: string, status = 400, headers = {}) =>
 	Response.json(
 		{ error, error_description: description },
 		{ status, headers: { "cache-control": "no-store", ...headers } },
@@ -188,26 +183,20 @@ export const clientIdRefusal = async (request: Request, env: Env) => {
 	return why && `The client id may not be fetched: ${why}.`;
 };
 
-/**
- * Whether a registration is over its address's budget (wrangler.toml), so that one address cannot fill OAUTH_KV
- * with clients (RFC 7591 §3: a server may limit them). A limiter that fails lets it through (logged).
- */
-const tooManyRegistrations = async (request: Request, env: Env) => {
-	if (request.method !== "POST" || new URL(request.url).pathname !== oauthPaths.register)
-		return false;
-	const key = request.headers.get("cf-connecting-ip") ?? "unknown";
-	const { success } = await env.REGISTER_LIMITER.limit({ key }).catch((error) => {
-		log("warn", { part: "rate-limiter", error: String(error) });
-		return { success: true };
-	});
-	return !success;
-};
-
 /** The authorization server's answer to `request`, a request to one of the endpoints the library serves. */
 export const serveOAuth = async (request: Request, env: Env, ctx: ExecutionContext) => {
-	if (await tooManyRegistrations(request, env)) {
-		const description = "Too many client registrations from this address; try again in a minute.";
-		return oauthError("temporarily_unavailable", description, 429, { "Retry-After": "60" });
+	// Registrations are counted per address on a budget of their own (wrangler.toml), so that one address cannot fill
+	// OAUTH_KV with clients (RFC 7591 §3: a server may limit them). A limiter that fails lets them through (logged).
+	if (request.method === "POST" && new URL(request.url).pathname === oauthPaths.register) {
+		const key = request.headers.get("cf-connecting-ip") ?? "unknown";
+		const { success } = await env.REGISTER_LIMITER.limit({ key }).catch((error) => {
+			log("warn", { part: "rate-limiter", error: String(error) });
+			return { success: true };
+		});
+		if (!success) {
+			const description = "Too many client registrations from this address; try again in a minute.";
+			return oauthError("temporarily_unavailable", description, 429, { "Retry-After": "60" });
+		}
 	}
 	// A client id URL that names a host that is not public is refused before the library fetches it.
 	const refusal = await clientIdRefusal(request, env);
