@@ -49,11 +49,9 @@ const challenge = (
 };
 
 /**
- * Who a `/mcp` request acts as, if it may call the tool it names: one whose operation needs a scope needs a
- * credential; a credential that fails is refused whatever the request. The refusals are HTTP ones, where an OAuth
- * client looks: 401 saying where to sign in and what scope to ask, and, to an OAuth token lacking the scope, 403
- * `insufficient_scope` (it can step up). A key or the root token lacking it gets the operation's own `forbidden`,
- * a tool error a model can read and say: a key cannot step up.
+ * Who a `/mcp` request acts as, if it may call the tool it names; else an HTTP refusal, where an OAuth client looks:
+ * 401 saying where to sign in and what scope to ask, or 403 `insufficient_scope` to an OAuth token (it can step up).
+ * A key or the root token lacking the scope gets the operation's own `forbidden`, a tool error: it cannot step up.
  */
 export const authorize = async (c: Context<AppEnv>, tool: ApiTool | undefined, id: unknown) => {
 	const presented = bearerOf(c);

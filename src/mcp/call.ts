@@ -48,23 +48,24 @@ type Schema = {
 	required?: string[];
 };
 
-/** A value's type as JSON Schema names it (`integer` for a whole number). */
-const typeOf = (value: unknown) =>
-	value === null
-		? "null"
-		: Array.isArray(value)
-			? "array"
-			: Number.isInteger(value)
-				? "integer"
-				: typeof value;
-
 /** Why a path, query or header argument is not of its declared type; any string is left for the route to judge. */
 const mistyped = (schema: Schema, value: unknown): string | undefined => {
-	const [type, given] = [schema.type, typeOf(value)];
+	const type = schema.type;
 	if (type === "array" && schema.items) {
-		const items = Array.isArray(value) ? value : [value];
-		return items.map((item) => mistyped(schema.items as Schema, item)).find(Boolean);
+		return [value]
+			.flat()
+			.map((item) => mistyped(schema.items as Schema, item))
+			.find(Boolean);
 	}
+	// The value's type as JSON Schema names it (`integer` for a whole number).
+	const given =
+		value === null
+			? "null"
+			: Array.isArray(value)
+				? "array"
+				: Number.isInteger(value)
+					? "integer"
+					: typeof value;
 	const fits = given === type || given === "string" || (type === "number" && given === "integer");
 	return !type || fits ? undefined : `expected ${type}, received ${given}`;
 };

@@ -53,8 +53,7 @@ export const mcpDoor: MiddlewareHandler<AppEnv> = async (c, next) => {
 	c.header("Cache-Control", "no-store");
 	const origin = c.req.header("origin");
 	const own = new URL(c.req.url);
-	// Locally, `wrangler dev` answers any Host: a page whose name was rebound to this machine would pass for the
-	// API's own origin, so there only a loopback host is.
+	// Locally `wrangler dev` answers any Host: a name rebound to this machine is not the API's own, only loopback is.
 	const rebound = c.env.LOCAL_DEVELOPMENT === "true" && !isLoopbackHost(own.hostname);
 	const allowed = [
 		...(rebound ? [] : [own.origin]),
@@ -82,8 +81,7 @@ export const mcpDoor: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 	let tools: Map<string, ApiTool> | undefined;
 	return async (c) => {
-		// Every request spends the read budget of its address once, at once, while it is read; a call waits for it
-		// before its operation runs, and the operation spends no read budget again (a write spends its own).
+		// Spent once, while the message is read: a call's operation waits for it, and spends none again.
 		const spent = spendReads(c);
 		spent.catch(() => {});
 		const message = parseJson(await c.req.text()) as Message;
@@ -129,8 +127,7 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 					headers,
 				});
 		await spent;
-		// Through the context, so that the answer carries the request id, the secure headers and `no-store` (an
-		// event stream's own says `no-cache`).
+		// Through the context, for the request id, the secure headers and `no-store` (not an event stream's no-cache).
 		return c.body(
 			answer.body as ReadableStream,
 			answer.status as ContentfulStatusCode,

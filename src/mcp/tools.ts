@@ -7,6 +7,7 @@ import type { Scope } from "../models/scopes";
 import { documentFor } from "../openapi";
 
 type Schema = { [keyword: string]: unknown };
+type Schemas = Record<string, Schema>;
 /** What a parameter and a body both say of themselves. */
 type Described = { description?: string; required?: boolean };
 type Body = Described & { content?: { "application/json"?: { schema: Schema } } };
@@ -93,7 +94,7 @@ const sameObjects = (first: Schema) => (member: Schema) =>
 	JSON.stringify(propertiesOf(member)) === JSON.stringify(propertiesOf(first));
 
 /** A document schema as plain JSON Schema: references inlined, `nullable` as a `null` branch, no OpenAPI words. */
-const plain = (schema: Schema, components: Record<string, Schema>, output = false): Schema => {
+const plain = (schema: Schema, components: Schemas, output = false): Schema => {
 	const inline = (sub: unknown) => plain(sub as Schema, components, output);
 	if (typeof schema.$ref === "string") {
 		return inline(components[schema.$ref.split("/").pop() ?? ""]);
@@ -129,12 +130,8 @@ const plain = (schema: Schema, components: Record<string, Schema>, output = fals
 
 const jsonOf = (body?: Body) => body?.content?.["application/json"]?.schema;
 
-const toolOf = (
-	route: RouteConfig,
-	operation: Operation,
-	inline: (schema: Schema, output?: boolean) => Schema,
-	refusal: Schema,
-): ApiTool => {
+const toolOf = (route: RouteConfig, operation: Operation, schemas: Schemas): ApiTool => {
+	const inline = (schema: Schema, output?: boolean) => plain(schema, schemas, output);
 	const method = route.method.toUpperCase();
 	const { lifecycle, errors = [], scope } = flagsOf(route) ?? {};
 	const { deprecated, stability } = lifecycle ?? {};
@@ -165,6 +162,7 @@ const toolOf = (
 		const description = paging ? cursorDescription : arg.description;
 		return { ...inline(arg.schema), ...(description && { description }) };
 	};
+	const refusal = { required: schemas.Error.required };
 	const page = (schema: Schema) =>
 		schema.type === "array"
 			? {
@@ -193,7 +191,8 @@ const toolOf = (
 				required: args.filter((arg) => arg.required).map((arg) => arg.name),
 				additionalProperties: false,
 			},
-			// A refusal is a tool error carrying the `Error`, which some clients (the Inspector) hold to it too.
+			// A refusal is a tool error carrying the `Error`, which some clients (the Inspector) hold to it too: it is
+			// given by the members it always has, as the description names the codes this tool may meet.
 			...(success && { outputSchema: { type: "object", anyOf: [page(success), refusal] } }),
 			annotations: {
 				readOnlyHint: !isWrite(method),
@@ -215,10 +214,7 @@ const toolOf = (
 /** One tool per operation of the document, by name, in the order of the registry the document comes from. */
 export const toolsOf = (app: OpenAPIHono<AppEnv>) => {
 	const { paths = {}, components = {} } = app.getOpenAPIDocument(documentFor(app));
-	const schemas = components.schemas as Record<string, Schema>;
-	const inline = (schema: Schema, output?: boolean) => plain(schema, schemas, output);
-	// A tool error's `Error`, by the members it always has: each tool's description names the codes it may meet.
-	const refusal = { required: schemas.Error.required };
+	const schemas = components.schemas as Schemas;
 	return new Map(
 		app.openAPIRegistry.definitions.flatMap((definition) => {
 			// Key operations are no tools: a key's secret would pass through a model's context.
@@ -227,7 +223,7 @@ export const toolsOf = (app: OpenAPIHono<AppEnv>) => {
 			}
 			const { route } = definition;
 			const item = paths[route.path] as Record<string, Operation>;
-			const tool = toolOf(route, item[route.method], inline, refusal);
+			const tool = toolOf(route, item[route.method], schemas);
 			return [[tool.tool.name, tool] as const];
 		}),
 	);

@@ -1,7 +1,6 @@
 import type { AuthRequest, GrantSummary, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 
-// A grant's user is the credential that consented (`key-<id>`, or `root`), so a client's grants from one key are
-// that key's.
+// A grant's user is the credential that consented (`key-<id>`, or `root`): a key's grants are its own.
 
 /**
  * Whether a consent to `request` replaces `grant`, as `completeAuthorization` decides: the same client and resource,

@@ -139,8 +139,7 @@ export const oauthRoutes = new Hono<AppEnv>()
 	.use(`${oauthPaths.resourceMetadata}/*`, served)
 	// Every method: the library answers those it does not take.
 	.on("ALL", [oauthPaths.token, oauthPaths.register, oauthPaths.serverMetadata], served, library)
-	// RFC 9728 metadata of `/mcp`, at the path RFC 9728 derives from the resource, and at the root, where clients of
-	// the 2025 revision look.
+	// RFC 9728 metadata of `/mcp`, at the path derived from it and at the root, where 2025 clients look.
 	.on("GET", [`${oauthPaths.resourceMetadata}/mcp`, oauthPaths.resourceMetadata], (c) => {
 		const { origin } = new URL(c.req.url);
 		return c.json({

@@ -55,12 +55,8 @@ const holderAt = async (env: Env, props: GrantProps, now: number) => {
  * Tokens only while the key (or root token) that consented works, outliving it by no second, with only the scopes
  * of the grant it holds now; else `invalid_grant`, which also ends the grant (the agent signs in again).
  */
-const whileTheHolderWorks = async ({
-	props,
-	scope,
-	requestedScope,
-	env,
-}: TokenExchangeCallbackOptions<OAuthEnv>) => {
+const whileTheHolderWorks = async (options: TokenExchangeCallbackOptions<OAuthEnv>) => {
+	const { props, scope, requestedScope, env } = options;
 	// RFC 6749 §6: a token request may ask for less than its grant holds, never for more (`invalid_scope`, which
 	// leaves the grant as it was), where the library would narrow it silently.
 	const beyond = (env.ASKED_SCOPE ?? []).filter((asked) => !scope.includes(asked));
@@ -136,8 +132,7 @@ export const servesOAuth = (origin: string) => {
 /** The one protected resource: `/mcp` at the origin the request came to. */
 export const resourceOf = (origin: string) => `${origin}/mcp`;
 
-// The issuer and the resource are the origin a request came to (the workers.dev name, a custom domain, or
-// localhost): one server per origin, each built on its first request.
+// One server per origin a request came to (workers.dev, a custom domain, localhost), its issuer and resource.
 const servers = new Map<string, OAuthAuthorizationServer<OAuthEnv>>();
 
 /** The authorization server of `origin`. */
