@@ -185,6 +185,8 @@ export type Resource<
 	) => Record<"found" | "current", SQL<boolean>>;
 	/** Throws why a change of `id` changed nothing, when its {@link state} says: 404, or 412 `precondition_failed`. */
 	mustBeCurrent: (id: number, state: { found: boolean; current: boolean }) => void;
+	/** What a write of `id` that changed nothing throws when nothing it read says why: a bug, answered 500. */
+	unexplained: (id?: number) => Error;
 	/** What the event of the resource `id` once it is gone says: its path, and its id. */
 	gone: (id: number) => { subject: string; data: SQL };
 	/** The resource whose key is `id` (and for which `where` holds), with its ETag, as answered; else 404. */
@@ -249,7 +251,7 @@ export const defineResource = <
 	const answer = () => sql`${json}`.mapWith((text: string): Answered => JSON.parse(text));
 	const notFound = (id: number) => new ApiError("not_found", `${name} ${id} does not exist.`);
 	const has = (db: Db, id: number, condition?: SQL) =>
-		sql<boolean>`${exists(select(db, { one: sql`1` }).where(and(eq(key, id), condition)))}`;
+		sql`${exists(select(db, { one: sql`1` }).where(and(eq(key, id), condition)))}`.mapWith(Boolean);
 	// The tags travel as one JSON parameter: a header naming many cannot exceed D1's bound-parameter limit.
 	const matches = (ifMatch: string[] | undefined) =>
 		ifMatch && sql`${etag} IN (SELECT value FROM json_each(${JSON.stringify(ifMatch)}))`;
@@ -293,6 +295,8 @@ export const defineResource = <
 			found: has(db, id, within),
 			current: has(db, id, and(within, matches(ifMatch))),
 		}),
+		unexplained: (id) =>
+			new Error(`${[name, id].join(" ")} was not written, and nothing the write read says why.`),
 		mustBeCurrent: (id, { found, current }) => {
 			if (!found) throw notFound(id);
 			if (!current) throw new ApiError("precondition_failed");

@@ -9,8 +9,8 @@ import type { Resource } from "./resource";
 import { events, idempotencyKeys } from "./schema";
 
 // D1 has no interactive transactions, so a write is one batch (one round trip, atomic) with every precondition in
-// its SQL. Its statements run in the order written; a probe read right after the write's own statement says, by
-// name, whether it changed a row and why not; the statements after it follow it through `afterChange`.
+// its SQL. Its statements run in the order written; the statements after the write follow it through
+// `afterChange`, and a probe read last says, by name, what it answers or why nothing changed.
 
 /** What a write takes from its request, as plain values. */
 export type WriteContext = {
@@ -35,7 +35,8 @@ type Values<T extends SQLiteTable> = {
 const rowOf = <T extends SQLiteTable>(table: T, values: Values<T>) =>
 	Object.fromEntries(
 		Object.entries(getTableColumns(table)).map(([field, column]) => {
-			const value = (values as Record<string, unknown>)[field] ?? column.default ?? null;
+			const given = (values as Record<string, unknown>)[field];
+			const value = given !== undefined ? given : (column.default ?? column.defaultFn?.() ?? null);
 			const chunk = is(value, SQL)
 				? value
 				: value === null
@@ -149,28 +150,38 @@ type Stored = { body: Record<string, unknown>; etag: string; requestHash: string
 /** A probe's fields, each SQL read by name. */
 type Probe = Record<string, SQL<unknown>>;
 
+/** What D1 answers for a statement of a batch that writes. */
+type Ran = { meta: { changes: number } };
+
 /**
- * Runs a write as one batch: `statements`, the last of them the write's own; then its probe, reading `fields` and
- * whether that statement changed a row (`written`); then `following`, each after the one before it changed a row.
- * Answers the probe, by name.
+ * Runs a write as one batch: the statements `before` it, the `write` itself, those `after` it (each runs only when
+ * the one before it changed a row: {@link afterChange}), then its `probe`, read by name. Answers the probe, and
+ * whether the write changed a row (`written`). Throws when a statement after a write that changed a row changed
+ * none: those after it were silently skipped.
  */
 export const runWrite = async <P extends Probe>(
 	db: Db,
-	statements: Statement[],
-	fields: P,
-	following: Statement[] = [],
+	{
+		before = [],
+		write,
+		after = [],
+		probe,
+	}: { before?: Statement[]; write: Statement; after?: Statement[]; probe: P },
 ) => {
 	// Each field by its name: D1 answers a batch's rows by column name, which two equal expressions would share.
-	const named = Object.entries({ ...fields, written: sql<number>`changes()` }).map(
-		([name, field]) => [name, field.as(name)] as const,
-	);
-	const probe = db.select(Object.fromEntries(named)).from(sql`(select 1)`);
-	const results = await db.batch([...statements, probe, ...following] as [
-		Statement,
-		...Statement[],
-	]);
-	const [read] = results[statements.length] as ({ [K in keyof P]: P[K]["_"]["type"] } & {
-		written: number;
-	})[];
-	return { ...read, written: read.written > 0 };
+	const fields = Object.entries(probe).map(([name, field]) => [name, field.as(name)] as const);
+	const read = db.select(Object.fromEntries(fields)).from(sql`(select 1)`);
+	const statements: [Statement, ...Statement[]] = [write, ...after, read];
+	const results = await db.batch([...before, ...statements] as typeof statements);
+	// D1 counts the rows a statement's triggers change too: a statement that ran changed one or more.
+	const changed = (index: number) => (results[before.length + index] as Ran).meta.changes > 0;
+	const written = changed(0);
+	const skipped = after.findIndex((_, index) => !changed(index + 1));
+	if (written && skipped >= 0) {
+		throw new Error(
+			`Statement ${skipped + 1} after the write changed no row, so those after it did not run.`,
+		);
+	}
+	const [row] = results.at(-1) as { [K in keyof P]: P[K]["_"]["type"] }[];
+	return { ...row, written };
 };

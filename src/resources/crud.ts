@@ -163,18 +163,16 @@ export const crud = <
 	};
 	const idOf = (c: Given) => c.req.valid("param")[param];
 	const table: SQLiteTable = resource.table;
-	/** Why a write that gave `name` wrote nothing, though the resource was there and current: its name is taken. */
-	const refusedName = (name: string | undefined) => {
+	/** Why a write that gave `name` changed nothing, once found and current: its name is `taken`, or nothing says. */
+	const refusal = (taken: unknown, name?: string, id?: number) => {
 		const code = resource.fold?.unique;
-		if (code === undefined || name === undefined) {
-			return new Error(`${resource.name}: nothing was written, and nothing says why.`);
-		}
+		if (!taken || !code) return resource.unexplained(id);
 		return new ApiError(code, `A ${one} named "${name}" already exists.`);
 	};
 	/** Holds when another resource than `id` holds the fold of `name`, where folded names are unique. */
 	const nameTaken = (db: Db, name: string | undefined, id?: number) => {
 		const fold = resource.fold?.unique && getTableColumns(table)[resource.fold.column];
-		if (!fold || name === undefined) return undefined;
+		if (!fold || name === undefined) return sql`0`;
 		const other = id === undefined ? undefined : ne(resource.key, id);
 		return exists(
 			db
@@ -191,16 +189,26 @@ export const crud = <
 		const { db } = ctx;
 		const body = c.req.valid("json") as { name?: string };
 		const keyed = idempotencyRecord(ctx, resource);
-		const probe = await runWrite(
-			db,
-			[...keyed.forget, insertWhere(db, table, resource.folded(body), keyed.unused)],
-			{ created: resource.answerAt(db, resource.newest), stored: keyed.stored },
-			[eventRow(ctx, `${one}.created`, resource, resource.newest), ...keyed.record],
-		);
+		const probe = await runWrite(db, {
+			before: keyed.forget,
+			write: insertWhere(db, table, resource.folded(body), keyed.unused),
+			after: [eventRow(ctx, `${one}.created`, resource, resource.newest), ...keyed.record],
+			probe: {
+				created: resource.answerAt(db, resource.newest),
+				stored: keyed.stored,
+				taken: nameTaken(db, body.name),
+			},
+		});
 		const replayed = !probe.written && probe.stored !== null;
 		const created = probe.written ? probe.created : probe.stored && keyed.replay(probe.stored);
-		if (!created) throw refusedName(body.name);
-		return c.json(withETag(c, created), 201, createdHeaders(resource.pathOf(created.id), replayed));
+		if (created) {
+			return c.json(
+				withETag(c, created),
+				201,
+				createdHeaders(resource.pathOf(created.id), replayed),
+			);
+		}
+		throw refusal(probe.taken, body.name);
 	};
 	const get = async (c: Given) => c.json(withETag(c, await resource.find(c.var.db, idOf(c))), 200);
 	/** A `PUT` (`clear`) replaces every field: an optional one it does not carry is cleared. */
@@ -209,39 +217,34 @@ export const crud = <
 		const { db, ifMatch } = ctx;
 		const id = idOf(c);
 		const body = { ...(clear && resource.cleared), ...c.req.valid("json") } as { name?: string };
-		const nameHeld = nameTaken(db, body.name, id);
-		const probe = await runWrite(
-			db,
-			[
-				db
-					.update(table)
-					.set({ ...resource.folded(body), version: sql`${resource.version} + 1` })
-					.where(and(eq(resource.key, id), resource.matches(ifMatch), nameHeld && not(nameHeld))),
-			],
-			{ changed: resource.answerAt(db, id), ...resource.state(db, id, ifMatch) },
-			[eventRow(ctx, `${one}.updated`, resource, id)],
-		);
+		const taken = nameTaken(db, body.name, id);
+		const probe = await runWrite(db, {
+			write: db
+				.update(table)
+				.set({ ...resource.folded(body), version: sql`${resource.version} + 1` })
+				.where(and(eq(resource.key, id), resource.matches(ifMatch), not(taken))),
+			after: [eventRow(ctx, `${one}.updated`, resource, id)],
+			probe: { changed: resource.answerAt(db, id), ...resource.state(db, id, ifMatch), taken },
+		});
 		if (probe.written && probe.changed) return c.json(withETag(c, probe.changed), 200);
 		resource.mustBeCurrent(id, probe);
-		throw refusedName(body.name);
+		throw refusal(probe.taken, body.name, id);
 	};
 	const remove = async (c: Given) => {
 		const ctx = writeContext(c);
 		const { db, ifMatch } = ctx;
 		const id = idOf(c);
 		const inUse = removal ? removal.inUse(db, id) : sql`0`;
-		const probe = await runWrite(
-			db,
-			[db.delete(table).where(and(eq(resource.key, id), resource.matches(ifMatch), not(inUse)))],
-			{ ...resource.state(db, id, ifMatch), inUse },
-			[eventRow(ctx, `${one}.deleted`, resource.gone(id))],
-		);
+		const probe = await runWrite(db, {
+			write: db
+				.delete(table)
+				.where(and(eq(resource.key, id), resource.matches(ifMatch), not(inUse))),
+			after: [eventRow(ctx, `${one}.deleted`, resource.gone(id))],
+			probe: { ...resource.state(db, id, ifMatch), inUse },
+		});
 		if (probe.written) return c.body(null, 204);
 		resource.mustBeCurrent(id, probe);
-		throw (
-			removal?.refusal(id) ??
-			new Error(`${resource.name} ${id} was not deleted, and nothing says why.`)
-		);
+		throw probe.inUse && removal ? removal.refusal(id) : resource.unexplained(id);
 	};
 	return createRouter()
 		.openapi(routes.list, retrying(list) as never)

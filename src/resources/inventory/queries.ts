@@ -29,18 +29,15 @@ export const listInventory = async (db: Db, filter: InventoryFilter): Promise<In
 /** Sets the stock unless the item changed since `If-Match`, with its event. */
 export const setInventory = async (ctx: WriteContext, petId: number, quantity: number) => {
 	const { db, ifMatch } = ctx;
-	const probe = await runWrite(
-		db,
-		[
-			db
-				.update(inventory)
-				.set({ quantity, version: sql`${inventory.version} + 1` })
-				.where(and(eq(inventory.petId, petId), item.has(db, petId, item.matches(ifMatch)))),
-		],
-		{ item: item.answerAt(db, petId), ...item.state(db, petId, ifMatch) },
-		[eventRow(ctx, "inventory.updated", item, petId)],
-	);
+	const probe = await runWrite(db, {
+		write: db
+			.update(inventory)
+			.set({ quantity, version: sql`${inventory.version} + 1` })
+			.where(and(eq(inventory.petId, petId), item.has(db, petId, item.matches(ifMatch)))),
+		after: [eventRow(ctx, "inventory.updated", item, petId)],
+		probe: { item: item.answerAt(db, petId), ...item.state(db, petId, ifMatch) },
+	});
 	if (probe.written && probe.item) return probe.item;
 	item.mustBeCurrent(petId, probe);
-	throw new Error(`The inventory item of pet ${petId} changed nothing, and no refusal says why.`);
+	throw item.unexplained(petId);
 };

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, not, notExists, or, sql } from "drizzle-orm";
+import { and, eq, exists, gt, inArray, isNull, not, or, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { apiKey } from "../../db/resources";
 import { apiKeys } from "../../db/schema";
@@ -75,12 +75,11 @@ export const createKey = async ({ db, now }: WriteContext, client: Client, body:
 	const { secret, stored } = await newSecret();
 	const createdAt = new Date(now).toISOString();
 	const expiresAt = utc(body.expiresAt) ?? null;
-	const { key } = await runWrite(
-		db,
-		[db.insert(apiKeys).values({ ...body, ...stored, expiresAt, createdAt })],
-		{ key: apiKey.answerAt(db, apiKey.newest) },
-	);
-	if (key === null) throw new Error("The new key was not found where it was written.");
+	const { key } = await runWrite(db, {
+		write: db.insert(apiKeys).values({ ...body, ...stored, expiresAt, createdAt }),
+		probe: { key: apiKey.answerAt(db, apiKey.newest) },
+	});
+	if (key === null) throw apiKey.unexplained();
 	return { ...key, secret };
 };
 
@@ -96,19 +95,17 @@ const changeKey = async (
 ) => {
 	const kept = fields.expiresAt === undefined ? outliving(client) : undefined;
 	const refused = or(widerThan(client), kept);
-	const probe = await runWrite(
-		db,
-		[
-			db
-				.update(apiKeys)
-				.set({ ...fields, version: sql`${apiKeys.version} + 1` })
-				.where(and(eq(apiKeys.id, id), apiKey.matches(ifMatch), refused && not(refused))),
-		],
-		{ key: apiKey.answerAt(db, id), ...apiKey.state(db, id, ifMatch) },
-	);
+	const probe = await runWrite(db, {
+		write: db
+			.update(apiKeys)
+			.set({ ...fields, version: sql`${apiKeys.version} + 1` })
+			.where(and(eq(apiKeys.id, id), apiKey.matches(ifMatch), refused && not(refused))),
+		probe: { key: apiKey.answerAt(db, id), ...apiKey.state(db, id, ifMatch) },
+	});
 	if (probe.written && probe.key) return probe.key;
 	apiKey.mustBeCurrent(id, probe);
-	throw refusalOf(client, probe.key ?? { scopes: [] });
+	if (refused === undefined || !probe.key) throw apiKey.unexplained(id);
+	throw refusalOf(client, probe.key);
 };
 
 /** Changes a key's name, scopes or expiry. */
@@ -136,13 +133,18 @@ export const rollKey = async (ctx: WriteContext, client: Client, id: number, rol
 export const revokeKey = async (ctx: WriteContext, env: Env, id: number) => {
 	const { db, ifMatch } = ctx;
 	const enabled = await enabledWebhooksOf(db, env, id);
-	const revoked = notExists(db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, id)));
-	const probe = await runWrite(
-		db,
-		[db.delete(apiKeys).where(and(eq(apiKeys.id, id), apiKey.matches(ifMatch)))],
-		apiKey.state(db, id, ifMatch),
-		disablingWebhooks(ctx, id, enabled, revoked),
-	);
+	const revoking = and(eq(apiKeys.id, id), apiKey.matches(ifMatch));
+	const probe = await runWrite(db, {
+		// First, while the key still names them (under the revocation's own conditions).
+		before: disablingWebhooks(
+			ctx,
+			id,
+			enabled,
+			exists(db.select({ id: apiKeys.id }).from(apiKeys).where(revoking)),
+		),
+		write: db.delete(apiKeys).where(revoking),
+		probe: apiKey.state(db, id, ifMatch),
+	});
 	if (!probe.written) apiKey.mustBeCurrent(id, probe);
 	await pauseEndpoints(db, env, [...enabled.keys()], ctx.now);
 };

@@ -47,20 +47,15 @@ export const placeOrder = async (ctx: WriteContext, placement: NewOrder) => {
 	const inStock = exists(db.select({ petId: inventory.petId }).from(inventory).where(stock));
 	const keyed = idempotencyRecord(ctx, order);
 	const shipDate = placement.shipDate ?? new Date(now).toISOString();
-	const probe = await runWrite(
-		db,
-		[
-			...keyed.forget,
-			insertWhere(
-				db,
-				orders,
-				{ ...placement, shipDate },
-				and(petExists, forSale, inStock, keyed.unused),
-			),
-		],
-		// Read before the stock is taken, which the next statement follows the order with.
-		{ order: order.answerAt(db, order.newest), petExists, forSale, inStock, stored: keyed.stored },
-		[
+	const probe = await runWrite(db, {
+		before: keyed.forget,
+		write: insertWhere(
+			db,
+			orders,
+			{ ...placement, shipDate },
+			and(petExists, forSale, inStock, keyed.unused),
+		),
+		after: [
 			db
 				.update(inventory)
 				.set({
@@ -72,12 +67,22 @@ export const placeOrder = async (ctx: WriteContext, placement: NewOrder) => {
 			eventRow(ctx, "inventory.updated", inventoryItem, petId),
 			...keyed.record,
 		],
-	);
+		probe: {
+			order: order.answerAt(db, order.newest),
+			petExists,
+			forSale,
+			inStock,
+			stored: keyed.stored,
+		},
+	});
 	if (probe.written && probe.order) return { order: probe.order, replayed: false };
 	if (probe.stored) return { order: keyed.replay(probe.stored), replayed: true };
 	if (!probe.petExists) throw new ApiError("unknown_pet", `Pet ${petId} does not exist.`);
 	if (!probe.forSale) throw new ApiError("pet_not_available", `Pet ${petId} is not available.`);
-	throw new ApiError("insufficient_stock", `Pet ${petId} has fewer than ${quantity} in stock.`);
+	if (!probe.inStock) {
+		throw new ApiError("insufficient_stock", `Pet ${petId} has fewer than ${quantity} in stock.`);
+	}
+	throw order.unexplained();
 };
 
 /** A complete order is final: `order_complete`, naming it. */
@@ -90,25 +95,24 @@ const final = (id: number) => new ApiError("order_complete", `Order ${id} is com
 export const updateOrder = async (ctx: WriteContext, id: number, patch: OrderPatch) => {
 	const { db, ifMatch } = ctx;
 	const open = eq(orders.complete, false);
-	const probe = await runWrite(
-		db,
-		[
-			db
-				.update(orders)
-				.set({ ...patch, version: sql`${orders.version} + 1` })
-				.where(and(eq(orders.id, id), order.matches(ifMatch), open)),
+	const probe = await runWrite(db, {
+		write: db
+			.update(orders)
+			.set({ ...patch, version: sql`${orders.version} + 1` })
+			.where(and(eq(orders.id, id), order.matches(ifMatch), open)),
+		after: [
+			eventRow(ctx, patch.complete === true ? "order.completed" : "order.updated", order, id),
 		],
-		{
+		probe: {
 			order: order.answerAt(db, id),
 			...order.state(db, id, ifMatch),
 			open: order.has(db, id, open),
 		},
-		[eventRow(ctx, patch.complete === true ? "order.completed" : "order.updated", order, id)],
-	);
+	});
 	if (probe.written && probe.order) return probe.order;
 	order.mustBeCurrent(id, probe);
-	const again = patch.complete === true && patch.shipDate === undefined;
-	if (again && probe.order) return probe.order;
+	if (probe.open || !probe.order) throw order.unexplained(id);
+	if (patch.complete === true && patch.shipDate === undefined) return probe.order;
 	throw final(id);
 };
 
@@ -119,15 +123,14 @@ export const cancelOrder = async (ctx: WriteContext, id: number) => {
 	const cancelled = and(eq(orders.id, id), order.matches(ifMatch), open);
 	/** A column of the order being cancelled, read before it is gone. */
 	const column = (field: "petId" | "quantity") =>
-		sql<number>`(${db
+		sql<number>`${db
 			.select({ [field]: orders[field] })
 			.from(orders)
-			.where(cancelled)})`;
-	const probe = await runWrite(
-		db,
-		[
-			// The stock first, while the order still says how much comes back and to which pet; capped at the
-			// stock bound, which stock set to the maximum meanwhile could pass.
+			.where(cancelled)}`;
+	const probe = await runWrite(db, {
+		// The stock first, while the order still says how much comes back and to which pet (under the write's
+		// own conditions); capped at the stock bound, which stock set to the maximum meanwhile could pass.
+		before: [
 			db
 				.update(inventory)
 				.set({
@@ -136,12 +139,13 @@ export const cancelOrder = async (ctx: WriteContext, id: number) => {
 				})
 				.where(eq(inventory.petId, column("petId"))),
 			eventRow(ctx, "inventory.updated", inventoryItem, column("petId")),
-			db.delete(orders).where(cancelled),
 		],
-		{ ...order.state(db, id, ifMatch), open: order.has(db, id, open) },
-		[eventRow(ctx, "order.cancelled", order.gone(id))],
-	);
+		write: db.delete(orders).where(cancelled),
+		after: [eventRow(ctx, "order.cancelled", order.gone(id))],
+		probe: { ...order.state(db, id, ifMatch), open: order.has(db, id, open) },
+	});
 	if (probe.written) return;
 	order.mustBeCurrent(id, probe);
+	if (probe.open) throw order.unexplained(id);
 	throw final(id);
 };

@@ -26,27 +26,25 @@ export const createPet = async (ctx: WriteContext, fields: NewPet) => {
 	const { db } = ctx;
 	const inCategory = categoryExists(db, fields.categoryId);
 	const keyed = idempotencyRecord(ctx, pet);
-	const probe = await runWrite(
-		db,
-		[
-			...keyed.forget,
-			insertWhere(
-				db,
-				pets,
-				{ ...fields, nameKey: nameKey(fields.name) },
-				and(inCategory, keyed.unused),
-			),
-		],
-		{ pet: pet.answerAt(db, pet.newest), inCategory, stored: keyed.stored },
-		[
+	const probe = await runWrite(db, {
+		before: keyed.forget,
+		write: insertWhere(
+			db,
+			pets,
+			{ ...fields, nameKey: nameKey(fields.name) },
+			and(inCategory, keyed.unused),
+		),
+		after: [
 			insertWhere(db, inventory, { petId: pet.newest }, afterChange),
 			eventRow(ctx, "pet.created", pet, pet.newest),
 			...keyed.record,
 		],
-	);
+		probe: { pet: pet.answerAt(db, pet.newest), inCategory, stored: keyed.stored },
+	});
 	if (probe.written && probe.pet) return { pet: probe.pet, replayed: false };
 	if (probe.stored) return { pet: keyed.replay(probe.stored), replayed: true };
-	throw unknownCategory(fields.categoryId);
+	if (!probe.inCategory) throw unknownCategory(fields.categoryId);
+	throw pet.unexplained();
 };
 
 /**
@@ -56,13 +54,13 @@ export const createPet = async (ctx: WriteContext, fields: NewPet) => {
 export const updatePet = async (ctx: WriteContext, id: number, changes: PetPatch) => {
 	const { db, ifMatch } = ctx;
 	const { categoryId, name, status } = changes;
-	const inCategory = categoryId === undefined ? sql<boolean>`1` : categoryExists(db, categoryId);
+	const inCategory = categoryId === undefined ? sql`1` : categoryExists(db, categoryId);
 	const allowed = and(eq(pets.id, id), pet.matches(ifMatch), inCategory);
-	const probe = await runWrite(
-		db,
-		[
-			// First, while the old status can still be compared: the item's event only when its status moves.
-			...(status === undefined
+	const probe = await runWrite(db, {
+		// First, while the old status can be compared: the item's event only when its status moves. It leaves the
+		// version to the write, whose If-Match a bump here would fail.
+		before:
+			status === undefined
 				? []
 				: [
 						db
@@ -70,18 +68,18 @@ export const updatePet = async (ctx: WriteContext, id: number, changes: PetPatch
 							.set({ status })
 							.where(and(allowed, ne(pets.status, status))),
 						eventRow(ctx, "inventory.updated", inventoryItem, id),
-					]),
-			db
-				.update(pets)
-				.set({ ...changes, nameKey: name && nameKey(name), version: sql`${pets.version} + 1` })
-				.where(allowed),
-		],
-		{ pet: pet.answerAt(db, id), ...pet.state(db, id, ifMatch), inCategory },
-		[eventRow(ctx, "pet.updated", pet, id)],
-	);
+					],
+		write: db
+			.update(pets)
+			.set({ ...changes, nameKey: name && nameKey(name), version: sql`${pets.version} + 1` })
+			.where(allowed),
+		after: [eventRow(ctx, "pet.updated", pet, id)],
+		probe: { pet: pet.answerAt(db, id), ...pet.state(db, id, ifMatch), inCategory },
+	});
 	if (probe.written && probe.pet) return probe.pet;
 	pet.mustBeCurrent(id, probe);
-	throw unknownCategory(categoryId ?? 0);
+	if (!probe.inCategory && categoryId !== undefined) throw unknownCategory(categoryId);
+	throw pet.unexplained(id);
 };
 
 /** Deletes the pet (and, by cascade, its inventory item) unless it changed or has open orders. */
@@ -89,14 +87,14 @@ export const deletePet = async (ctx: WriteContext, id: number) => {
 	const { db, ifMatch } = ctx;
 	const open = and(eq(orders.petId, id), eq(orders.complete, false));
 	const openOrders = exists(db.select({ id: orders.id }).from(orders).where(open));
-	const probe = await runWrite(
-		db,
-		[db.delete(pets).where(and(eq(pets.id, id), pet.matches(ifMatch), not(openOrders)))],
-		{ ...pet.state(db, id, ifMatch), openOrders },
-		[eventRow(ctx, "pet.deleted", pet.gone(id))],
-	);
+	const probe = await runWrite(db, {
+		write: db.delete(pets).where(and(eq(pets.id, id), pet.matches(ifMatch), not(openOrders))),
+		after: [eventRow(ctx, "pet.deleted", pet.gone(id))],
+		probe: { ...pet.state(db, id, ifMatch), openOrders },
+	});
 	if (probe.written) return;
 	pet.mustBeCurrent(id, probe);
+	if (!probe.openOrders) throw pet.unexplained(id);
 	throw new ApiError(
 		"pet_has_open_orders",
 		`Pet ${id} has open orders; complete or cancel them first.`,

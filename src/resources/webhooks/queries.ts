@@ -81,25 +81,22 @@ export const createWebhook = async (
 		webhook,
 		sql`json_set(${webhook.json}, '$.secret', ${webhooks.secret})`,
 	);
-	const probe = await runWrite(
-		db,
-		[
-			...keyed.forget,
-			insertWhere(
-				db,
-				webhooks,
-				{ ...body, url, secret: sealed, createdAt, owner },
-				and(underLimit, keyed.unused),
-			),
-		],
-		{ webhook: webhook.answerAt(db, webhook.newest), stored: keyed.stored },
-		keyed.record,
-	);
+	const probe = await runWrite(db, {
+		before: keyed.forget,
+		write: insertWhere(
+			db,
+			webhooks,
+			{ ...body, url, secret: sealed, createdAt, owner },
+			and(underLimit, keyed.unused),
+		),
+		after: keyed.record,
+		probe: { webhook: webhook.answerAt(db, webhook.newest), stored: keyed.stored, underLimit },
+	});
 	const delivery = { failures: 0, lastStatus: null, lastAttemptAt: null };
 	if (probe.written && probe.webhook) {
 		return { webhook: { ...probe.webhook, ...delivery, secret }, replayed: false };
 	}
-	if (!probe.stored) throw new ApiError("webhook_limit");
+	if (!probe.stored) throw probe.underLimit ? webhook.unexplained() : new ApiError("webhook_limit");
 	const { secret: stored, ...replayed } = keyed.replay(probe.stored) as typeof probe.webhook & {
 		secret: SealedSecret;
 	};
@@ -117,23 +114,20 @@ export const updateWebhook = async (
 ) => {
 	const { db, ifMatch, now } = ctx;
 	const url = patch.url === undefined ? {} : { url: storableUrl(patch.url, env) };
-	const probe = await runWrite(
-		db,
-		[
-			db
-				.update(webhooks)
-				.set({ ...patch, ...url, version: sql`${webhooks.version} + 1` })
-				.where(and(eq(webhooks.id, id), owned, webhook.matches(ifMatch))),
-		],
-		{
+	const probe = await runWrite(db, {
+		write: db
+			.update(webhooks)
+			.set({ ...patch, ...url, version: sql`${webhooks.version} + 1` })
+			.where(and(eq(webhooks.id, id), owned, webhook.matches(ifMatch))),
+		probe: {
 			webhook: webhook.answerAt(db, id),
 			endpoint: endpointAt(db, id),
 			...webhook.state(db, id, ifMatch, owned),
 		},
-	);
+	});
 	if (!probe.written || !probe.webhook || !probe.endpoint) {
 		webhook.mustBeCurrent(id, probe);
-		throw new Error(`Webhook ${id} changed nothing, and no refusal says why.`);
+		throw webhook.unexplained(id);
 	}
 	const config = configOf(probe.endpoint);
 	const delivery = await endpointOf(env, id).configure(config, now, patch.disabled);
@@ -162,11 +156,10 @@ export const rotateWebhookSecret = async (change: Change) => {
 /** Deletes the webhook unless it changed since `If-Match`, and its endpoint forgets everything. */
 export const deleteWebhook = async ({ ctx, env, id, owned }: Change) => {
 	const { db, ifMatch } = ctx;
-	const probe = await runWrite(
-		db,
-		[db.delete(webhooks).where(and(eq(webhooks.id, id), owned, webhook.matches(ifMatch)))],
-		webhook.state(db, id, ifMatch, owned),
-	);
+	const probe = await runWrite(db, {
+		write: db.delete(webhooks).where(and(eq(webhooks.id, id), owned, webhook.matches(ifMatch))),
+		probe: webhook.state(db, id, ifMatch, owned),
+	});
 	if (!probe.written) webhook.mustBeCurrent(id, probe);
 	await endpointOf(env, id).forget();
 };
@@ -195,20 +188,21 @@ export const enabledWebhooksOf = async (db: Db, env: Env, owner: number) => {
 };
 
 /**
- * The statements that disable, in the batch that revokes key `owner` (once `revoked` holds), its webhooks: each of
- * `enabled` with its `webhook.disabled` event, then any it made since they were read, without one.
+ * The statements that disable, in the batch that revokes key `owner` (before it, while `revoking` holds: the key
+ * is there to revoke), its webhooks: each of `enabled` with its `webhook.disabled` event, then any it made since
+ * they were read, without one.
  */
 export const disablingWebhooks = (
 	ctx: WriteContext,
 	owner: number,
 	enabled: Map<number, DeliveryState>,
-	revoked: SQL,
+	revoking: SQL,
 ) => {
 	const disable = (which: SQL | undefined) =>
 		ctx.db
 			.update(webhooks)
 			.set({ disabled: true, version: sql`${webhooks.version} + 1` })
-			.where(and(eq(webhooks.owner, owner), eq(webhooks.disabled, false), which, revoked));
+			.where(and(eq(webhooks.owner, owner), eq(webhooks.disabled, false), which, revoking));
 	return [
 		...[...enabled].flatMap(([id, delivery]) => [
 			disable(eq(webhooks.id, id)),

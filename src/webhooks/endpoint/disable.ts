@@ -16,16 +16,13 @@ export const disabledEvent = (id: number, delivery: DeliveryState) => ({
 
 /** Disables the webhook (its ETag moves) with its `webhook.disabled` event in one batch, unless it is already. */
 export const disableWebhook = async (db: Db, id: number, delivery: DeliveryState, now: number) => {
-	const probe = await runWrite(
-		db,
-		[
-			db
-				.update(webhooks)
-				.set({ disabled: true, version: sql`${webhooks.version} + 1` })
-				.where(and(eq(webhooks.id, id), eq(webhooks.disabled, false))),
-		],
-		webhook.state(db, id),
-		[eventRow({ db, now }, "webhook.disabled", disabledEvent(id, delivery))],
-	);
+	const probe = await runWrite(db, {
+		write: db
+			.update(webhooks)
+			.set({ disabled: true, version: sql`${webhooks.version} + 1` })
+			.where(and(eq(webhooks.id, id), eq(webhooks.disabled, false))),
+		after: [eventRow({ db, now }, "webhook.disabled", disabledEvent(id, delivery))],
+		probe: webhook.state(db, id),
+	});
 	if (!probe.found) throw webhook.notFound(id);
 };
