@@ -52,10 +52,8 @@ type Schema = {
 const mistyped = (schema: Schema, value: unknown): string | undefined => {
 	const type = schema.type;
 	if (type === "array" && schema.items) {
-		return [value]
-			.flat()
-			.map((item) => mistyped(schema.items as Schema, item))
-			.find(Boolean);
+		const items = Array.isArray(value) ? value : [value];
+		return items.map((item) => mistyped(schema.items as Schema, item)).find(Boolean);
 	}
 	// The value's type as JSON Schema names it (`integer` for a whole number).
 	const given =

@@ -60,10 +60,8 @@ export const mcpDoor: MiddlewareHandler<AppEnv> = async (c, next) => {
 		...(c.env.MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()),
 	];
 	if (origin && !allowed.includes(origin)) {
-		return rpcError(c, 403, {
-			code: -32000,
-			message: `Forbidden: pages of ${origin} may not call this endpoint.`,
-		});
+		const message = `Forbidden: pages of ${origin} may not call this endpoint.`;
+		return rpcError(c, 403, { code: -32000, message });
 	}
 	await next();
 	if (c.error) {

@@ -74,16 +74,11 @@ const whileTheHolderWorks = async (options: TokenExchangeCallbackOptions<OAuthEn
 			headers: { "Retry-After": "5" },
 		});
 	});
-	if (holder === undefined) {
-		throw new OAuthError("invalid_grant", {
-			description: "The credential that granted this access has been revoked or has expired.",
-		});
-	}
-	const accessTokenScope = requestedScope.filter((scope) => holder.held.includes(scope));
-	if (accessTokenScope.length === 0) {
-		throw new OAuthError("invalid_grant", {
-			description: "The credential that granted this access holds none of its scopes now.",
-		});
+	const accessTokenScope = requestedScope.filter((scope) => holder?.held.includes(scope));
+	if (holder === undefined || accessTokenScope.length === 0) {
+		const why = holder ? "holds none of its scopes now" : "has been revoked or has expired";
+		const description = `The credential that granted this access ${why}.`;
+		throw new OAuthError("invalid_grant", { description });
 	}
 	const left =
 		holder.until === null ? accessTokenSeconds : Math.ceil((Date.parse(holder.until) - now) / 1000);
