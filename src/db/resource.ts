@@ -134,68 +134,6 @@ type Declaration<
 		? { fold: { column: Fold; unique?: ErrorCode } }
 		: unknown);
 
-/** A resource declared once: what reads, lists, writes, events and idempotent replays of it all read. */
-export type Resource<
-	T extends SQLiteTable = SQLiteTable,
-	A = unknown,
-	Path extends string = string,
-	Param extends string = string,
-	Fold extends string = string,
-> = {
-	name: string;
-	/** The collection's path, the path parameter that names one, and one's path as the document writes it. */
-	path: Path;
-	param: Param;
-	itemPath: `${Path}/{${Param}}`;
-	table: T;
-	key: SQLiteColumn;
-	/** The version a write of its row bumps. */
-	version: SQLiteColumn;
-	/** The resource as JSON built in SQL over its rows: what its events and idempotent replays carry. */
-	json: SQL;
-	/** Its strong ETag as SQL, from the versions of the rows it shows: `"3"`, or `"3.7"` for two. */
-	etag: SQL<string>;
-	/** Its path as SQL over its rows, e.g. `/pets/1`. */
-	subject: SQL<string>;
-	/** The key of the newest row, the one a batch inserted once its insert has run: ids only grow. */
-	newest: SQL<number>;
-	fold?: { column: Fold; unique?: ErrorCode };
-	/** `fields`, with the fold of the name they give (if any) beside it. */
-	folded: <F extends { name?: string }>(fields: F) => F;
-	/** What a `PUT` sets the optional fields it shows and does not carry to: their column's default, or null. */
-	cleared: Partial<T["$inferInsert"]>;
-	/** The path of the resource `id`. */
-	pathOf: (id: number) => string;
-	/** A SELECT of `fields` from its rows. */
-	select: <F extends SelectedFields>(db: Db, fields: F) => Select<F>;
-	/** The resource as the API answers it, as a column of a SELECT over its rows. */
-	answer: () => SQL<A>;
-	/** For a write's probe: the resource `id` as answered, with its ETag, or null when there is none. */
-	answerAt: (db: Db, id: number | SQL) => SQL<(A & { etag: string }) | null>;
-	/** Whether the resource `id` exists and `condition` holds for it, read through its join (which a DELETE cannot name). */
-	has: (db: Db, id: number, condition?: SQL) => SQL<boolean>;
-	/** Holds while the resource has one of the ETags `If-Match` names; always, without one. */
-	matches: (ifMatch: string[] | undefined) => SQL | undefined;
-	/** For a change's probe: whether the resource `id` exists (and `within` holds), and still `matches` `If-Match`. */
-	state: (
-		db: Db,
-		id: number,
-		ifMatch?: string[],
-		within?: SQL,
-	) => Record<"found" | "current", SQL<boolean>>;
-	/** Throws why a change of `id` changed nothing, when its {@link state} says: 404, or 412 `precondition_failed`. */
-	mustBeCurrent: (id: number, state: { found: boolean; current: boolean }) => void;
-	/** What a write of `id` that changed nothing throws when nothing it read says why: a bug, answered 500. */
-	unexplained: (id?: number) => Error;
-	/** What the event of the resource `id` once it is gone says: its path, and its id. */
-	gone: (id: number) => { subject: string; data: SQL };
-	/** The resource whose key is `id` (and for which `where` holds), with its ETag, as answered; else 404. */
-	find: (db: Db, id: number, where?: SQL) => Promise<A & { etag: string }>;
-	/** The page after `page.after` (and the next one's first) for which `where` holds, in key order. */
-	page: (db: Db, page: { after: number; limit: number }, where?: SQL) => Promise<A[]>;
-	notFound: (id: number) => ApiError;
-};
-
 /**
  * A resource declared once: its name, its paths, its table, its model, its key, its ETag and its folded name. What
  * it answers is the model's fields read from the table's columns of the same names, so a new column reaches its
@@ -239,7 +177,42 @@ export const defineResource = <
 	const projection = Object.fromEntries(
 		Object.entries(columns).filter(([field]) => field in model.shape),
 	);
-	type Answered = Answer<ProjectionOf<T, M, Joined>>;
+	return resourceOf<T, Answer<ProjectionOf<T, M, Joined>>, Path, Param, Fold>({
+		...declaration,
+		key,
+		versions,
+		projection,
+	});
+};
+
+/** A resource declared once: what reads, lists, writes, events and idempotent replays of it all read. */
+export type Resource<
+	T extends SQLiteTable = SQLiteTable,
+	A = unknown,
+	Path extends string = string,
+	Param extends string = string,
+	Fold extends string = string,
+> = ReturnType<typeof resourceOf<T, A, Path, Param, Fold>>;
+
+/** The resource a valid declaration makes, answered as `A`. */
+const resourceOf = <
+	T extends SQLiteTable,
+	A,
+	Path extends string,
+	Param extends string,
+	Fold extends string,
+>(declaration: {
+	name: string;
+	path: Path;
+	param: Param;
+	table: T;
+	join?: Join;
+	key: SQLiteColumn;
+	versions: [SQLiteColumn, ...SQLiteColumn[]];
+	projection: Projection;
+	fold?: { column: Fold; unique?: ErrorCode };
+}) => {
+	const { name, path, param, table, join, key, versions, projection } = declaration;
 	const json = jsonObject(projection);
 	const [first, ...more] = versions;
 	const etag = sql<string>`'"' || ${sql.join(
@@ -248,7 +221,7 @@ export const defineResource = <
 	)} || '"'`;
 	const select = <F extends SelectedFields>(db: Db, fields: F) =>
 		selectFrom(db, fields, table, join);
-	const answer = () => sql`${json}`.mapWith((text: string): Answered => JSON.parse(text));
+	const answer = () => sql`${json}`.mapWith((text: string): A => JSON.parse(text));
 	const notFound = (id: number) => new ApiError("not_found", `${name} ${id} does not exist.`);
 	const has = (db: Db, id: number, condition?: SQL) =>
 		sql`${exists(select(db, { one: sql`1` }).where(and(eq(key, id), condition)))}`.mapWith(Boolean);
@@ -263,51 +236,70 @@ export const defineResource = <
 		),
 	) as Partial<T["$inferInsert"]>;
 	return {
+		/** What the API calls one of them, in its messages: "Pet". */
 		name,
+		/** The collection's path, the path parameter that names one, and one's path as the document writes it. */
 		path,
 		param,
-		itemPath: `${path}/{${param}}`,
+		itemPath: `${path}/{${param}}` as `${Path}/{${Param}}`,
 		table,
 		key,
+		/** The version a write of its row bumps. */
 		version: first,
+		/** The resource as JSON built in SQL over its rows: what its events and idempotent replays carry. */
 		json,
+		/** Its strong ETag as SQL, from the versions of the rows it shows: `"3"`, or `"3.7"` for two. */
 		etag,
+		/** Its path as SQL over its rows, e.g. `/pets/1`. */
 		subject: sql<string>`${`${path}/`} || ${key}`,
+		/** The key of the newest row, the one a batch inserted once its insert has run: ids only grow. */
 		newest: sql<number>`(select max(${key}) from ${table})`,
 		fold: declaration.fold,
+		/** What a `PUT` sets the optional fields it shows and does not carry to: their column's default, or null. */
 		cleared,
-		folded: (fields) =>
+		/** `fields`, with the fold of the name they give (if any) beside it. */
+		folded: <F extends { name?: string }>(fields: F): F =>
 			declaration.fold && fields.name !== undefined
 				? { ...fields, [declaration.fold.column]: nameKey(fields.name) }
 				: fields,
-		pathOf: (id) => `${path}/${id}`,
+		pathOf: (id: number) => `${path}/${id}`,
+		/** A SELECT of `fields` from its rows. */
 		select,
+		/** The resource as the API answers it, as a column of a SELECT over its rows. */
 		answer,
-		answerAt: (db, id) =>
+		/** For a write's probe: the resource `id` as answered, with its ETag, or null when there is none. */
+		answerAt: (db: Db, id: number | SQL) =>
 			sql`${select(db, { answer: sql`json_object('answer', ${json}, 'etag', ${etag})` }).where(eq(key, id))}`.mapWith(
-				(text: string) => {
+				(text: string): A & { etag: string } => {
 					const found = JSON.parse(text);
 					return { ...found.answer, etag: found.etag };
 				},
 			),
+		/** Whether the resource `id` exists and `condition` holds for it, read through its join. */
 		has,
-		state: (db, id, ifMatch, within) => ({
+		/** Holds while the resource has one of the ETags `If-Match` names; always, without one. */
+		matches,
+		/** For a change's probe: whether the resource `id` exists (and `within` holds), and still matches. */
+		state: (db: Db, id: number, ifMatch?: string[], within?: SQL) => ({
 			found: has(db, id, within),
 			current: has(db, id, and(within, matches(ifMatch))),
 		}),
-		unexplained: (id) =>
-			new Error(`${[name, id].join(" ")} was not written, and nothing the write read says why.`),
-		mustBeCurrent: (id, { found, current }) => {
+		/** Throws why a change of `id` changed nothing, when its `state` says: 404, or 412. */
+		mustBeCurrent: (id: number, { found, current }: { found: boolean; current: boolean }) => {
 			if (!found) throw notFound(id);
 			if (!current) throw new ApiError("precondition_failed");
 		},
-		// D1 binds a number as a REAL, which the event's text would show as `1.0`.
-		gone: (id) => ({
+		/** What a write of `id` that changed nothing throws when nothing it read says why: a bug, answered 500. */
+		unexplained: (id?: number) =>
+			new Error(`${[name, id].join(" ")} was not written, and nothing the write read says why.`),
+		/** What the event of the resource `id` once it is gone says: its path, and its id. */
+		gone: (id: number) => ({
 			subject: `${path}/${id}`,
+			// D1 binds a number as a REAL, which the event's text would show as `1.0`.
 			data: sql`json_object('id', CAST(${id} AS INTEGER))`,
 		}),
-		matches,
-		find: async (db, id, where) => {
+		/** The resource whose key is `id` (and for which `where` holds), with its ETag, as answered; else 404. */
+		find: async (db: Db, id: number, where?: SQL): Promise<A & { etag: string }> => {
 			const [row] = await select(db, {
 				answer: answer().as("answer"),
 				etag: etag.as("etag"),
@@ -315,7 +307,8 @@ export const defineResource = <
 			if (row === undefined) throw notFound(id);
 			return { ...row.answer, etag: row.etag };
 		},
-		page: async (db, page, where) =>
+		/** The page after `page.after` (and the next one's first) for which `where` holds, in key order. */
+		page: async (db: Db, page: { after: number; limit: number }, where?: SQL) =>
 			(
 				await select(db, { answer: answer() })
 					.where(and(gt(key, page.after), where))
