@@ -72,9 +72,6 @@ const selectFrom = <F extends SelectedFields>(
 	return join ? (query.innerJoin(join.table, join.on) as typeof query) : query;
 };
 
-/** A query over a resource's rows, which a batch can run. */
-type Select<F extends SelectedFields> = ReturnType<typeof selectFrom<F>>;
-
 /** A zod object schema, as far as a declaration reads it: the names of its fields. */
 type Model = { shape: object };
 
@@ -150,7 +147,7 @@ export const defineResource = <
 >(
 	declaration: Declaration<T, M, Path, Param, Joined, Elsewhere, Fold>,
 ): Resource<T, Answer<ProjectionOf<T, M, Joined>>, Path, Param, Fold> => {
-	const { name, path, param, table, join, model, elsewhere = [] } = declaration;
+	const { name, table, join, model, elsewhere = [] } = declaration;
 	const columns = { ...getTableColumns(table), ...join?.columns };
 	// The table's own, which its type requires when the declaration names neither, never a joined one.
 	const {
