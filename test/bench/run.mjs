@@ -4,8 +4,10 @@
 // reads, and webhook delivery (webhooks.mjs). It writes docs/performance.md, the one place its figures are
 // kept, and never fails on a number. Needs wrk (`apt-get install wrk`). Knobs:
 // BENCH_SECONDS (per timed run), BENCH_ROUNDS, BENCH_CONNECTIONS, BENCH_REQUESTS (in-runtime requests per
-// round), BENCH_PROFILE_REQUESTS (per profile), BENCH_MEMORY_REQUESTS (per memory step), BENCH_MEMORY_SCENARIO
-// (read, write or order: what the memory steps send; read by default).
+// round), BENCH_PROFILE_REQUESTS (per profiled round), BENCH_PROFILE_ROUNDS, BENCH_PROFILE_WARMUP (requests per
+// side before a scenario's profiles), BENCH_MEMORY_REQUESTS (per memory step), BENCH_MEMORY_SCENARIO (read,
+// write or order: what the memory steps send; read by default). BENCH_ONLY=cpu runs the CPU profiles alone and
+// prints them, writing nothing: three of those are the quick check that the app/floor CPU ratios repeat.
 import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
@@ -24,8 +26,9 @@ import { webhookRows } from "./webhooks.mjs";
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const profiled = Number(process.env.BENCH_PROFILE_REQUESTS ?? 1000);
-const profileRounds = 3;
+const profiled = Number(process.env.BENCH_PROFILE_REQUESTS ?? 500);
+const profileRounds = Number(process.env.BENCH_PROFILE_ROUNDS ?? 9);
+const profileWarmup = Number(process.env.BENCH_PROFILE_WARMUP ?? 2000);
 const memoryStep = Number(process.env.BENCH_MEMORY_REQUESTS ?? 4000);
 const memorySteps = 3;
 const memoryScenario = process.env.BENCH_MEMORY_SCENARIO ?? "read";
@@ -154,7 +157,29 @@ const loadUnderWranglerDev = (sides) =>
 		return loaded;
 	});
 
-/** Each side's CPU time per request by module, per scenario: the median of alternating rounds. */
+/** `values`' median, and their lowest and highest as fractions of it, less one. */
+const spread = (values) => {
+	const middle = median(values);
+	return {
+		median: middle,
+		low: Math.min(...values) / middle - 1,
+		high: Math.max(...values) / middle - 1,
+	};
+};
+
+/** A spread's ends as signed percentages of its median, e.g. `−6 % … +9 %`. */
+const percents = ({ low, high }) => {
+	const signed = (fraction) => `${fraction < 0 ? "−" : "+"}${f(Math.abs(fraction) * 100, 0)} %`;
+	return `${signed(low)} … ${signed(high)}`;
+};
+
+/**
+ * The app's and the floor's CPU time per request in their isolates, per scenario: each side warmed on the
+ * scenario first (lazily compiled code compiled, the JIT's top tier reached), then `profileRounds` rounds that
+ * alternate which side goes first, each from a collected heap (profile.mjs). Per side, each module's median
+ * across rounds and each round's total; the app/floor ratio is taken per round, the two sides back to back,
+ * then its median and spread across rounds.
+ */
 const profileUnderWranglerDev = (sides) =>
 	withServers(sides, async (servers) => {
 		const names = Object.keys(sides);
@@ -168,35 +193,65 @@ const profileUnderWranglerDev = (sides) =>
 		);
 		const profiles = {};
 		for (const scenario of Object.keys(scenarios)) {
+			for (const name of names) {
+				await sendRequests(servers[name].base, sides[name][scenario], profileWarmup, 8);
+			}
 			const rounds = Object.fromEntries(names.map((name) => [name, []]));
 			for (let round = 0; round < profileRounds; round++) {
 				for (const name of turns(names, round)) {
 					const { base } = servers[name];
 					const request = sides[name][scenario];
-					if (round === 0) await sendRequests(base, request, profiled / 10, 8); // warm-up
 					rounds[name].push(
 						await profilers[name].profile(() => sendRequests(base, request, profiled, 8), profiled),
 					);
 				}
 			}
-			profiles[scenario] = Object.fromEntries(
-				names.map((name) => {
-					const modules = new Set(rounds[name].flatMap(Object.keys));
-					return [
-						name,
-						Object.fromEntries(
-							[...modules].map((module) => [
-								module,
-								median(rounds[name].map((ms) => ms[module] ?? 0)),
-							]),
-						),
-					];
-				}),
+			const totals = Object.fromEntries(
+				names.map((name) => [
+					name,
+					rounds[name].map((ms) => Object.values(ms).reduce((all, one) => all + one, 0)),
+				]),
+			);
+			profiles[scenario] = {
+				modules: Object.fromEntries(
+					names.map((name) => {
+						const modules = new Set(rounds[name].flatMap(Object.keys));
+						return [
+							name,
+							Object.fromEntries(
+								[...modules].map((module) => [
+									module,
+									median(rounds[name].map((ms) => ms[module] ?? 0)),
+								]),
+							),
+						];
+					}),
+				),
+				totals: Object.fromEntries(names.map((name) => [name, spread(totals[name])])),
+				ratio: spread(totals.app.map((app, round) => app / totals.floor[round])),
+			};
+			const { ratio, totals: total } = profiles[scenario];
+			console.log(
+				`CPU ${scenario}: app/floor ${f(ratio.median, 2)} (${percents(ratio)} across ${profileRounds} rounds); app ${f(total.app.median, 3)} ms/req (${percents(total.app)}), floor ${f(total.floor.median, 3)} (${percents(total.floor)})`,
 			);
 		}
 		for (const session of Object.values(sessions)) session.close();
 		return profiles;
 	});
+
+/** The CPU ratios' table: per scenario, the app/floor ratio's median across rounds and its spread. */
+const ratioTable = (profiles) =>
+	markdownTable([
+		[`CPU ms/req, ${profileRounds} rounds`, ...Object.keys(scenarios)],
+		...[
+			["app/floor: median of the rounds' ratios", ({ ratio }) => f(ratio.median, 2)],
+			["app/floor: lowest … highest round", ({ ratio }) => percents(ratio)],
+			["app: median of the rounds' totals", ({ totals }) => f(totals.app.median, 3)],
+			["app: lowest … highest round", ({ totals }) => percents(totals.app)],
+			["floor: median of the rounds' totals", ({ totals }) => f(totals.floor.median, 3)],
+			["floor: lowest … highest round", ({ totals }) => percents(totals.floor)],
+		].map(([label, cell]) => [label, ...Object.keys(scenarios).map((s) => cell(profiles[s]))]),
+	]);
 
 /**
  * For each side in turn, on a fresh `wrangler dev`: the RSS of its processes before and after each step of
@@ -225,6 +280,12 @@ const memoryUnderWranglerDev = async (sides) => {
 	}
 	return measured;
 };
+
+if (process.env.BENCH_ONLY === "cpu") {
+	console.log("Profiling the app's and the floor's CPU under wrangler dev …");
+	console.log(`\n${ratioTable(await profileUnderWranglerDev(await profileSides(work)))}`);
+	process.exit(0);
+}
 
 console.log(
 	"Measuring bundles, start-up, in-runtime time, load, CPU profiles and memory under wrangler dev …",
@@ -276,7 +337,7 @@ rows.push(
 // Modules below this many ms per request in every column are summed into one row.
 const shown = 0.01;
 const columns = Object.keys(scenarios).flatMap((scenario) =>
-	["app", "floor"].map((side) => profiles[scenario][side]),
+	["app", "floor"].map((side) => profiles[scenario].modules[side]),
 );
 const modules = [...new Set(columns.flatMap((ms) => Object.keys(ms)))];
 const total = (module) => columns.reduce((sum, ms) => sum + (ms[module] ?? 0), 0);
@@ -377,14 +438,19 @@ ${markdownTable([
 	],
 	...major.map((module) => [module, ...columns.map((ms) => f(ms[module] ?? 0, 3))]),
 	[`${minor.length} others`, ...columns.map((ms) => f(sum(ms, minor), 3))],
-	["total", ...columns.map((ms) => f(sum(ms, modules), 3))],
+	["sum of the medians", ...columns.map((ms) => f(sum(ms, modules), 3))],
 ])}
 
-A V8 sampling profile of the Worker's isolate through wrangler's inspector: per module, the median of
-${profileRounds} alternating rounds of ${profiled} requests over 8 connections, each sample counted for the module of its
-nearest JavaScript frame (so native work such as \`new Response\` counts for its caller), idle time left out. The app
-runs unminified, so that its modules can be told apart, and without its queue consumer, so that the profile is
-the request's own work.
+${ratioTable(profiles)}
+
+A V8 sampling profile of the Worker's isolate through wrangler's inspector, each sample counted as one tick of the
+sampler for the module of its nearest JavaScript frame (so native work such as \`new Response\` counts for its
+caller), idle time left out. Per scenario, each side is first warmed with ${profileWarmup} of its requests, then
+profiled in ${profileRounds} rounds of ${profiled} requests over 8 connections, the app and the floor back to back, which
+goes first alternating, each round from a collected heap (the garbage it collects is its own). Per module, the
+median across rounds; the app/floor ratio is taken per round, then its median, with the lowest and highest
+round as percentages of it: its spread. The app runs unminified, so that its modules can be told apart, and
+without its queue consumer, so that the profile is the request's own work.
 
 ## Memory under \`wrangler dev\`
 
