@@ -114,7 +114,7 @@ export const idempotencyRecord = <R extends Resource>(
 			stored: sql`json_object('body', json(${idempotencyKeys.body}), 'etag', ${idempotencyKeys.etag}, 'requestHash', ${idempotencyKeys.requestHash})`,
 		})
 		.from(idempotencyKeys)
-		.where(ofKey ?? sql`0`);
+		.where(ofKey);
 	return {
 		forget: ofKey
 			? [
@@ -135,7 +135,9 @@ export const idempotencyRecord = <R extends Resource>(
 						),
 				]
 			: [],
-		stored: sql`${stored}`.mapWith((text: string) => JSON.parse(text) as Stored),
+		stored: (key ? sql`${stored}` : sql`null`).mapWith(
+			(text: string) => JSON.parse(text) as Stored,
+		),
 		/** The earlier request's answer under the key; 422 when that request sent another body. */
 		replay: (earlier: Stored) => {
 			if (earlier.requestHash !== key?.requestHash) throw new ApiError("idempotency_key_reused");

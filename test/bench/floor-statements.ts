@@ -20,12 +20,11 @@ export const readPet: Statement<{ petId: number }> = {
 	params: ({ petId }) => [petId],
 };
 
-/** POST /pets: the pet, its inventory item and its event, in one batch, and the outcome: the pet, or why not. */
+/** POST /pets: the pet, its inventory item and its event, in one batch, then the probe: the pet, or why not. */
 export const createPet = {
 	pet: {
-		sql: `insert into "pets" ("id", "name", "name_key", "category_id", "status", "version") select ?, ?, ?, ?, ?, ? where not not EXISTS (SELECT 1 FROM "categories" WHERE "categories"."id" = ?) on conflict do nothing`,
+		sql: `insert into "pets" ("id", "name", "name_key", "category_id", "status", "version") select null as "id", ? as "name", ? as "nameKey", ? as "categoryId", ? as "status", ? as "version" from (select 1) where exists (select "id" from "categories" where "categories"."id" = ?) on conflict do nothing`,
 		params: ({ name, categoryId, status = "available" }) => [
-			null,
 			name,
 			nameKey(name),
 			categoryId,
@@ -35,20 +34,20 @@ export const createPet = {
 		],
 	},
 	inventoryItem: {
-		sql: `insert into "inventory" ("pet_id", "quantity", "version") select (SELECT max("pets"."id") FROM "pets"), ?, ? where changes() = 1 on conflict do nothing`,
+		sql: `insert into "inventory" ("pet_id", "quantity", "version") select (select max("id") from "pets") as "petId", ? as "quantity", ? as "version" from (select 1) where changes() > 0 on conflict do nothing`,
 		params: () => [0, 1],
 	},
 	event: {
-		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select ?, ?, '/pets/' || "pets"."id", ?, json_object('id', "pets"."id", 'name', "pets"."name", 'categoryId', "pets"."category_id", 'status', "pets"."status"), ? from "pets" where "pets"."id" = (SELECT max("pets"."id") FROM "pets") and changes() = 1`,
-		params: ({ now }) => [null, "pet.created", now, null],
+		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select null as "id", ? as "type", ? || "id" as "subject", ? as "createdAt", json_object('id', "pets"."id", 'name', "pets"."name", 'categoryId', "pets"."category_id", 'status', "pets"."status") as "data", null as "fannedOutAt" from "pets" where ("pets"."id" = (select max("pets"."id") from "pets") and changes() > 0)`,
+		params: ({ now }) => ["pet.created", "/pets/", now],
 	},
-	outcome: {
-		sql: `select (select json_array(json_object('id', "pets"."id", 'name', "pets"."name", 'categoryId', "pets"."category_id", 'status', "pets"."status"), '"' || "pets"."version" || '"') from "pets" where "pets"."id" = (SELECT max("pets"."id") FROM "pets")) as "answer", json_array(not EXISTS (SELECT 1 FROM "categories" WHERE "categories"."id" = ?)) as "why", null as "stored" from (select 1)`,
+	probe: {
+		sql: `select (select json_object('answer', json_object('id', "pets"."id", 'name', "pets"."name", 'categoryId', "pets"."category_id", 'status', "pets"."status"), 'etag', '"' || "pets"."version" || '"') from "pets" where "pets"."id" = (select max("pets"."id") from "pets")) as "pet", exists (select "id" from "categories" where "categories"."id" = ?) as "inCategory", null as "stored" from (select 1)`,
 		params: ({ categoryId }) => [categoryId],
 	},
 } satisfies Steps<{ name: string; categoryId: number; status?: string }>;
 
-/** What a placement asks of its pet, as the order's conditions and the outcome's reasons ask it. */
+/** What a placement asks of its pet, as the order's conditions and the probe ask it. */
 const petChecks = ({ petId, quantity }: { petId: number; quantity: number }) => [
 	petId,
 	petId,
@@ -57,12 +56,11 @@ const petChecks = ({ petId, quantity }: { petId: number; quantity: number }) => 
 	quantity,
 ];
 
-/** POST /store/orders: the order, the stock it takes, its events, and the outcome: the order, or why not. */
+/** POST /store/orders: the order, the stock it takes, its events, then the probe: the order, or why not. */
 export const placeOrder = {
 	order: {
-		sql: `insert into "orders" ("id", "pet_id", "quantity", "ship_date", "complete", "version") select ?, ?, ?, ?, ?, ? where (not not EXISTS (SELECT 1 FROM "pets" WHERE "pets"."id" = ?) and not not EXISTS (SELECT 1 FROM "pets" WHERE ("pets"."id" = ? and "pets"."status" = ?)) and not not EXISTS (SELECT 1 FROM "inventory" WHERE ("inventory"."pet_id" = ? and "inventory"."quantity" >= ?))) on conflict do nothing`,
+		sql: `insert into "orders" ("id", "pet_id", "quantity", "ship_date", "complete", "version") select null as "id", ? as "petId", ? as "quantity", ? as "shipDate", ? as "complete", ? as "version" from (select 1) where (exists (select "id" from "pets" where "pets"."id" = ?) and exists (select "id" from "pets" where ("pets"."id" = ? and "pets"."status" = ?)) and exists (select "pet_id" from "inventory" where ("inventory"."pet_id" = ? and "inventory"."quantity" >= ?))) on conflict do nothing`,
 		params: (input) => [
-			null,
 			input.petId,
 			input.quantity,
 			input.shipDate ?? input.now,
@@ -72,19 +70,19 @@ export const placeOrder = {
 		],
 	},
 	stock: {
-		sql: `update "inventory" set "quantity" = "inventory"."quantity" - ?, "version" = "inventory"."version" + 1 where ("inventory"."pet_id" = ? and changes() = 1)`,
+		sql: `update "inventory" set "quantity" = "inventory"."quantity" - ?, "version" = "inventory"."version" + 1 where ("inventory"."pet_id" = ? and changes() > 0)`,
 		params: ({ petId, quantity }) => [quantity, petId],
 	},
 	event: {
-		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select ?, ?, '/store/orders/' || "orders"."id", ?, json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" IS NULL THEN NULL WHEN "orders"."complete" THEN 'true' ELSE 'false' END)), ? from "orders" where "orders"."id" = (SELECT max("orders"."id") FROM "orders") and changes() = 1`,
-		params: ({ now }) => [null, "order.placed", now, null],
+		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select null as "id", ? as "type", ? || "id" as "subject", ? as "createdAt", json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" IS NULL THEN NULL WHEN "orders"."complete" THEN 'true' ELSE 'false' END)) as "data", null as "fannedOutAt" from "orders" where ("orders"."id" = (select max("orders"."id") from "orders") and changes() > 0)`,
+		params: ({ now }) => ["order.placed", "/store/orders/", now],
 	},
 	inventoryEvent: {
-		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select ?, ?, '/store/inventory/' || "inventory"."pet_id", ?, json_object('petId', "inventory"."pet_id", 'quantity', "inventory"."quantity", 'status', "pets"."status"), ? from "inventory" inner join "pets" on "pets"."id" = "inventory"."pet_id" where "inventory"."pet_id" = ? and changes() = 1`,
-		params: ({ petId, now }) => [null, "inventory.updated", now, null, petId],
+		sql: `insert into "events" ("id", "type", "subject", "created_at", "data", "fanned_out_at") select null as "id", ? as "type", ? || "inventory"."pet_id" as "subject", ? as "createdAt", json_object('petId', "inventory"."pet_id", 'quantity', "inventory"."quantity", 'status', "pets"."status") as "data", null as "fannedOutAt" from "inventory" inner join "pets" on "pets"."id" = "inventory"."pet_id" where ("inventory"."pet_id" = ? and changes() > 0)`,
+		params: ({ petId, now }) => ["inventory.updated", "/store/inventory/", now, petId],
 	},
-	outcome: {
-		sql: `select (select json_array(json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" IS NULL THEN NULL WHEN "orders"."complete" THEN 'true' ELSE 'false' END)), '"' || "orders"."version" || '"') from "orders" where "orders"."id" = (SELECT max("orders"."id") FROM "orders")) as "answer", json_array(not EXISTS (SELECT 1 FROM "pets" WHERE "pets"."id" = ?), not EXISTS (SELECT 1 FROM "pets" WHERE ("pets"."id" = ? and "pets"."status" = ?)), not EXISTS (SELECT 1 FROM "inventory" WHERE ("inventory"."pet_id" = ? and "inventory"."quantity" >= ?))) as "why", null as "stored" from (select 1)`,
+	probe: {
+		sql: `select (select json_object('answer', json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" IS NULL THEN NULL WHEN "orders"."complete" THEN 'true' ELSE 'false' END)), 'etag', '"' || "orders"."version" || '"') from "orders" where "orders"."id" = (select max("orders"."id") from "orders")) as "order", exists (select "id" from "pets" where "pets"."id" = ?) as "petExists", exists (select "id" from "pets" where ("pets"."id" = ? and "pets"."status" = ?)) as "forSale", exists (select "pet_id" from "inventory" where ("inventory"."pet_id" = ? and "inventory"."quantity" >= ?)) as "inStock", null as "stored" from (select 1)`,
 		params: petChecks,
 	},
 } satisfies Steps<{ petId: number; quantity: number; shipDate?: string }>;

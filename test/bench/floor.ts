@@ -40,9 +40,12 @@ const batch = async <S extends Steps<never>>(
 /** A row's resource (JSON built in SQL, as the API's statements build it) and its ETag. */
 const resource = (row: unknown[]): [object, unknown] => [JSON.parse(String(row[0])), row[1]];
 
-/** A write's resource and its ETag, which the API's batches read as one JSON array; none when nothing was written. */
-const written = (row: Row): [object, unknown] | undefined =>
-	row.answer === null ? undefined : JSON.parse(String(row.answer));
+/** A write's resource and its ETag, as the API's probe reads it by name; none when nothing was written. */
+const written = (probed: unknown): [object, unknown] | undefined => {
+	if (probed === null) return undefined;
+	const { answer, etag } = JSON.parse(String(probed));
+	return [answer, etag];
+};
 
 /** The answer with the resource, its `ETag` and the session's bookmark. */
 const answer = (
@@ -96,8 +99,8 @@ export const createFloor = ({ now = Date.now }: { now?: () => number } = {}) =>
 			}
 			if (request.method === "POST" && url.pathname === "/pets") {
 				const body = await request.json<{ name: string; categoryId: number }>();
-				const { pet: inserted, outcome } = await batch(db, createPet, { ...body, now: at });
-				const created = inserted.meta.changes > 0 && written(outcome.results[0]);
+				const { pet: inserted, probe } = await batch(db, createPet, { ...body, now: at });
+				const created = inserted.meta.changes > 0 && written(probe.results[0].pet);
 				if (!created) return new Response(null, { status: 422 });
 				const [pet, etag] = created;
 				return nudged(
@@ -106,12 +109,10 @@ export const createFloor = ({ now = Date.now }: { now?: () => number } = {}) =>
 			}
 			if (request.method === "POST" && url.pathname === "/store/orders") {
 				const body = await request.json<{ petId: number; quantity: number }>();
-				const { order: inserted, outcome } = await batch(db, placeOrder, { ...body, now: at });
-				const [row] = outcome.results;
-				const placed = inserted.meta.changes > 0 && written(row);
-				if (!placed) {
-					return new Response(null, { status: JSON.parse(String(row.why))[0] ? 422 : 409 });
-				}
+				const { order: inserted, probe } = await batch(db, placeOrder, { ...body, now: at });
+				const [row] = probe.results;
+				const placed = inserted.meta.changes > 0 && written(row.order);
+				if (!placed) return new Response(null, { status: row.petExists ? 409 : 422 });
 				const [order, etag] = placed;
 				return nudged(
 					answer(db, 201, [order, etag], {
