@@ -12,7 +12,7 @@ import {
 } from "../../db/write";
 import { ApiError } from "../../models/error";
 import { nameKey } from "../../models/name-key";
-import type { NewPet, PetPatch } from "../../models/pet";
+import type { NewPet } from "../../models/pet";
 
 /** Whether the category exists. */
 const categoryExists = (db: Db, categoryId: number) =>
@@ -47,11 +47,14 @@ export const createPet = async (ctx: WriteContext, fields: NewPet) => {
 	throw pet.unexplained();
 };
 
+/** What a change of a pet sets: a patch's fields, or a replacement's (an optional one cleared to null). */
+type PetChanges = Omit<Partial<typeof pets.$inferInsert>, "id" | "nameKey" | "version">;
+
 /**
  * Applies the changes only if the pet exists, still has an `If-Match` ETag (when given) and any new category
  * exists. A new status also moves the pet's inventory item, which records its own event.
  */
-export const updatePet = async (ctx: WriteContext, id: number, changes: PetPatch) => {
+export const updatePet = async (ctx: WriteContext, id: number, changes: PetChanges) => {
 	const { db, ifMatch } = ctx;
 	const { categoryId, name, status } = changes;
 	const inCategory = categoryId === undefined ? sql`1` : categoryExists(db, categoryId);
