@@ -93,7 +93,7 @@ export function eventRow(
 	const row = rowOf(events, { type, subject: of.subject, createdAt, data: of.json });
 	return db
 		.insert(events)
-		.select(of.select(db, row).where(and(eq(of.key, id ?? of.newest), afterChange)));
+		.select(of.select(db, row).where(and(eq(of.key, id as number | SQL), afterChange)));
 }
 
 /**
@@ -109,12 +109,15 @@ export const idempotencyRecord = <R extends Resource>(
 ) => {
 	const ofKey = key && eq(idempotencyKeys.key, key.key);
 	const row = key && { ...key, body, etag: resource.etag, createdAt: now };
-	const stored = db
-		.select({
-			stored: sql`json_object('body', json(${idempotencyKeys.body}), 'etag', ${idempotencyKeys.etag}, 'requestHash', ${idempotencyKeys.requestHash})`,
-		})
-		.from(idempotencyKeys)
-		.where(ofKey);
+	// What an earlier request under the key stored, built only when there is a key: a create without one reads null.
+	const stored = ofKey
+		? sql`${db
+				.select({
+					stored: sql`json_object('body', json(${idempotencyKeys.body}), 'etag', ${idempotencyKeys.etag}, 'requestHash', ${idempotencyKeys.requestHash})`,
+				})
+				.from(idempotencyKeys)
+				.where(ofKey)}`
+		: sql`null`;
 	return {
 		forget: ofKey
 			? [
@@ -135,9 +138,7 @@ export const idempotencyRecord = <R extends Resource>(
 						),
 				]
 			: [],
-		stored: (key ? sql`${stored}` : sql`null`).mapWith(
-			(text: string) => JSON.parse(text) as Stored,
-		),
+		stored: stored.mapWith((text: string) => JSON.parse(text) as Stored),
 		/** The earlier request's answer under the key; 422 when that request sent another body. */
 		replay: (earlier: Stored) => {
 			if (earlier.requestHash !== key?.requestHash) throw new ApiError("idempotency_key_reused");
