@@ -131,7 +131,6 @@ const plain = (schema: Schema, components: Schemas, output = false): Schema => {
 const jsonOf = (body?: Body) => body?.content?.["application/json"]?.schema;
 
 const toolOf = (route: RouteConfig, operation: Operation, schemas: Schemas): ApiTool => {
-	const inline = (schema: Schema, output?: boolean) => plain(schema, schemas, output);
 	const method = route.method.toUpperCase();
 	const { lifecycle, errors = [], scope } = flagsOf(route) ?? {};
 	const { deprecated, stability } = lifecycle ?? {};
@@ -143,7 +142,7 @@ const toolOf = (route: RouteConfig, operation: Operation, schemas: Schemas): Api
 		...(schema ? [{ ...body, name: "body", in: "body" as const, schema }] : []),
 	];
 	const answered = jsonOf(responses[200] ?? responses[201]);
-	const output = answered && inline(answered, true);
+	const output = answered && plain(answered, schemas, true);
 	const withholdsSecret = output !== undefined && "secret" in propertiesOf(output);
 	const success = withholdsSecret ? withoutSecret(output) : output;
 	// Its own refusals, beside those any tool may meet (the server's instructions name them).
@@ -160,7 +159,7 @@ const toolOf = (route: RouteConfig, operation: Operation, schemas: Schemas): Api
 	const input = (arg: Argument) => {
 		const paging = arg.name === "cursor" && arg.in === "query";
 		const description = paging ? cursorDescription : arg.description;
-		return { ...inline(arg.schema), ...(description && { description }) };
+		return { ...plain(arg.schema, schemas), ...(description && { description }) };
 	};
 	const refusal = { required: schemas.Error.required };
 	const page = (schema: Schema) =>

@@ -2,6 +2,7 @@ import {
 	AuthorizationError,
 	type AuthRequest,
 	authorizationErrorRedirect,
+	type OAuthHelpers,
 } from "@cloudflare/workers-oauth-provider";
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { html } from "hono/html";
@@ -11,7 +12,6 @@ import { limitFailedAuth } from "../http/rate-limit";
 import { ApiError } from "../models/error";
 import { type Scope, scopeDescriptions } from "../models/scopes";
 import { name } from "../models/text";
-import { scopesReplaced } from "./grants";
 import {
 	agentScopes,
 	authorizationServer,
@@ -76,8 +76,27 @@ const authRequestOf = async (c: Context<AppEnv>, query: string) => {
 const askedScopes = (request: AuthRequest) =>
 	request.scope.length > 0 ? request.scope : agentScopes;
 
-/** A client's name as the consent page shows it: one the API takes as a name. */
-const clientName = name(200);
+/**
+ * The scopes of the grants of `userId` that a consent to `request` replaces, as `completeAuthorization` decides (the
+ * same client and resource, and for a client id URL, one for every installation of the client, the same redirect
+ * URI): a step-up keeps them.
+ */
+const scopesReplaced = async (api: OAuthHelpers, userId: string, request: AuthRequest) => {
+	const held: string[] = [];
+	let cursor: string | undefined;
+	do {
+		const page = await api.listUserGrants(userId, { cursor });
+		for (const grant of page.items) {
+			const replaced =
+				grant.clientId === request.clientId &&
+				grant.resource === request.resource &&
+				(!/^https:/i.test(request.clientId) || grant.redirectUri === request.redirectUri);
+			if (replaced) held.push(...grant.scope);
+		}
+		cursor = page.cursor;
+	} while (cursor);
+	return held;
+};
 
 /** The page whose form asks for a credential; `error` says why the last one was not enough. */
 const consent = async (
@@ -89,10 +108,10 @@ const consent = async (
 ) => {
 	const client = await oauthApi(c).lookupClient(request.clientId);
 	// A name the API would refuse for a key (a bidirectional override, hidden text) is not shown: its id is.
-	const name = clientName.safeParse(client?.clientName).data ?? request.clientId;
+	const shown = name(200).safeParse(client?.clientName).data ?? request.clientId;
 	// Where it is sent back, as the person reads it: its host, or the scheme of an app.
 	const back = new URL(request.redirectUri);
-	const body = html`<p><strong>${name}</strong> asks to act on this API as you, and will be sent back to
+	const body = html`<p><strong>${shown}</strong> asks to act on this API as you, and will be sent back to
 <strong>${back.host || `${back.protocol}//`}</strong>.</p>
 <p>It asks for:</p><ul>${askedScopes(request).map(
 		(scope) =>
@@ -177,6 +196,7 @@ export const oauthRoutes = new Hono<AppEnv>()
 			return consent(c, 403, request, query, "That credential holds none of the scopes asked.");
 		}
 		const api = oauthApi(c);
+		// A grant's user is the credential that consented: a key's grants are its own.
 		const userId = client.key === undefined ? "root" : `key-${client.key}`;
 		// A step-up widens, never narrows: the grant keeps what the one it replaces held, while the credential holds it.
 		const before = await scopesReplaced(api, userId, request);
@@ -184,7 +204,7 @@ export const oauthRoutes = new Hono<AppEnv>()
 			request,
 			userId,
 			metadata: {},
-			scope: [...new Set([...asked, ...[...before].filter(holds)])],
+			scope: [...new Set([...asked, ...before.filter(holds)])],
 			props: grantPropsOf(client),
 		});
 		return c.redirect(redirectTo, 303);
