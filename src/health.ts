@@ -40,10 +40,8 @@ const getHealth = apiRoute({
 const noRowOf = (table: Table) =>
 	sql`(SELECT ${sql.join(Object.values(getTableColumns(table)), sql`, `)} FROM ${table} LIMIT 0)`;
 
-/**
- * One statement over every table the code reads (the name index too), which SQLite refuses to prepare while a table
- * or column is missing; joined, since D1 limits a compound SELECT's terms. Built on the first check.
- */
+// One statement over every table the code reads (the name index too), which SQLite refuses to prepare while a table
+// or column is missing; joined, since D1 limits a compound SELECT's terms. Built on the first check.
 let schemaProbe: SQL | undefined;
 const probe = () =>
 	(schemaProbe ??= sql`SELECT 1 FROM ${sql.join(

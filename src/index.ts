@@ -5,10 +5,8 @@ import type { WebhookMessage } from "./webhooks/outbox/nudge";
 
 export { WebhookEndpoint } from "./webhooks/endpoint/durable-object";
 
-const app = createApp();
-
 export default {
-	fetch: app.fetch,
+	fetch: createApp().fetch,
 	scheduled,
 	queue: (batch, env) => consume(batch, env, Date.now()),
 } satisfies ExportedHandler<Env, WebhookMessage>;

@@ -12,7 +12,6 @@ export const cacheControl =
 		await next();
 	};
 
-/** Documents the policy as a header of every response of the operation. */
 export const cacheControlHeader = (policy: CachePolicy) => ({
 	"Cache-Control": responseHeader(
 		policy === "no-store"

@@ -25,7 +25,6 @@ export const idempotencyHeader = (operationId: string) => ({
 	}),
 });
 
-/** Documents the header that marks a replayed response. */
 export const replayedHeader = {
 	"Idempotency-Replayed": responseHeader(
 		"`true` when this is the stored response to an earlier request with the same key.",

@@ -6,20 +6,17 @@ import { limits } from "../models/limits";
 import { responseHeader } from "./responses";
 
 const encoder = new TextEncoder();
+const hmac = { name: "HMAC", hash: "SHA-256" };
 
 // The HMAC key, imported once per isolate and secret value.
 let signing: { secret: string; key: Promise<CryptoKey> } | undefined;
 const signingKey = (secret: string | undefined) => {
 	if (!secret) throw new Error("CURSOR_SECRET is not configured");
 	if (signing?.secret !== secret) {
-		const key = crypto.subtle.importKey(
-			"raw",
-			encoder.encode(secret),
-			{ name: "HMAC", hash: "SHA-256" },
-			false,
-			["sign"],
-		);
-		signing = { secret, key };
+		signing = {
+			secret,
+			key: crypto.subtle.importKey("raw", encoder.encode(secret), hmac, false, ["sign"]),
+		};
 	}
 	return signing.key;
 };
@@ -76,7 +73,6 @@ export const pageQuery = {
 		}),
 };
 
-/** Documents the `Link` header that announces the next page. */
 export const linkHeader = {
 	Link: responseHeader('RFC 8288 link to the next page (`rel="next"`); absent on the last page.', {
 		optional: true,
@@ -87,7 +83,7 @@ export const linkHeader = {
 export type Page = { after: number; limit: number };
 
 /** The rows of a list that could look only so far: the next page starts after `through`, whatever this one holds. */
-export type Window<T> = { rows: T[]; through?: number };
+type Window<T> = { rows: T[]; through?: number };
 
 /** Answers a list with keyset pagination: `load` reads `limit + 1` rows; the extra proves a next page (`Link`). */
 export const listPage = async <F, T>(

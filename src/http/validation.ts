@@ -25,7 +25,6 @@ export const invalidRequest = (error: ZodError, target: string) =>
 export const optionalHeader = <T extends z.ZodType>(schema: T) =>
 	z.preprocess((value) => (value === "" ? undefined : value), schema.optional()).optional();
 
-/** The hook every route validator calls. */
 // biome-ignore lint/suspicious/noExplicitAny: the hook is shared by routes of every input and env type
 export const validationHook: Hook<any, any, any, any> = (result) => {
 	if (!result.success) throw invalidRequest(result.error, result.target);

@@ -51,6 +51,5 @@ export class ApiError extends Error {
 	}
 }
 
-/** A `validation_error` naming one problem, at `path`. */
 export const invalid = (path: string, message: string) =>
 	new ApiError("validation_error", undefined, [{ path, message }]);

@@ -4,10 +4,7 @@ import { keyPattern } from "./key-secret";
 import { ScopeName, scopes } from "./scopes";
 import { name as nameOf, nameRules } from "./text";
 
-/** The longest key name, and the longest window a rolled key's previous secret keeps working (seconds). */
-const keyLimits = { name: 100, previousValidFor: 86_400, defaultPreviousValidFor: 3600 };
-
-const name = nameOf(keyLimits.name).openapi({
+const name = nameOf(100).openapi({
 	description: `What the key is for, to tell keys apart. ${nameRules}`,
 	example: "Shop front",
 });
@@ -40,8 +37,8 @@ export const KeyRoll = z
 		previousValidFor: z
 			.int()
 			.min(0)
-			.max(keyLimits.previousValidFor)
-			.default(keyLimits.defaultPreviousValidFor)
+			.max(86_400)
+			.default(3600)
 			.openapi({
 				description:
 					"Seconds the previous secret keeps working, so clients can move to the new one.",

@@ -10,26 +10,23 @@ const deliveryOutcomes = ["delivered", "retrying", "exhausted", "disabled", "hel
 
 export type DeliveryOutcome = (typeof deliveryOutcomes)[number];
 
+const count = z.int().min(0);
+
 /** One attempt to deliver one event to a webhook, as its attempt log keeps it. */
 export const WebhookDelivery = z
 	.object({
 		id: Id.openapi({ description: "Increases with every attempt." }),
 		eventId: Id,
-		attempt: z
-			.int()
-			.min(0)
-			.openapi({
-				description:
-					"1 for the first try; 0 for an event that arrived while the webhook was disabled.",
-			}),
-		status: z
-			.int()
-			.min(0)
+		attempt: count.openapi({
+			description:
+				"1 for the first try; 0 for an event that arrived while the webhook was disabled.",
+		}),
+		status: count
 			.max(599)
 			.openapi({
 				description: `The HTTP status answered; 0 when none came within ${inWords(durations.deliveryTimeout)}, or nothing was sent.`,
 			}),
-		durationMs: z.int().min(0),
+		durationMs: count,
 		error: z
 			.string()
 			.nullable()
@@ -62,9 +59,7 @@ export const WebhookDeliveries = z.array(WebhookDelivery).openapi("WebhookDelive
 /** The body of `replayWebhook`: the event id to resume after (0 for every event still kept). */
 export const WebhookReplay = z
 	.strictObject({
-		after: z
-			.int()
-			.min(0)
+		after: count
 			.max(limits.maxId)
 			.openapi({
 				format: "int64",
@@ -81,13 +76,10 @@ export const deliveryState = {
 		.openapi({
 			description: `Set after ${inWords(durations.failingEndpoint)} of failed deliveries without a success, or at once when the endpoint answers 410 Gone (recording a \`webhook.disabled\` event); it then gets nothing until \`updateWebhook\` sets it back to false.`,
 		}),
-	failures: z
-		.int()
-		.min(0)
-		.openapi({
-			description:
-				"Failed delivery attempts since the last success. Delivery state: it never changes the ETag.",
-		}),
+	failures: count.openapi({
+		description:
+			"Failed delivery attempts since the last success. Delivery state: it never changes the ETag.",
+	}),
 	lastStatus: z
 		.int()
 		.nullable()
