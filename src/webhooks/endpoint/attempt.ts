@@ -1,8 +1,13 @@
 import { durations, inWords } from "../../models/limits";
 import { userAgent } from "../../models/webhook-delivery";
 import type { Delivery } from "../outbox/events";
-import { sign } from "../secrets/signing";
-import { retryAfter } from "./retries";
+
+/** Each wait is longer by up to this share, at random, so that retries of a burst do not arrive together. */
+const jitter = 0.2;
+/** Statuses whose `Retry-After` is honoured: the receiver says when it can take more. */
+const throttled = new Set([429, 503]);
+const hmac = { name: "HMAC", hash: "SHA-256" };
+const encoder = new TextEncoder();
 
 /** What one attempt came to; `retryAfterMs` when a 429 or 503 said when to come back. */
 export type AttemptResult = {
@@ -20,6 +25,35 @@ export const unanswered = (error: string, durationMs = 0): AttemptResult => ({
 	durationMs,
 	error,
 });
+
+/** An answer's `Retry-After` (RFC 9110 §10.2.3: seconds or an HTTP-date) as a wait in ms. */
+const retryAfter = (answer: Response, now: number) => {
+	const value = answer.headers.get("retry-after")?.trim();
+	if (!throttled.has(answer.status) || !value) return undefined;
+	const wait = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
+	return Number.isNaN(wait) ? undefined : Math.min(Math.max(wait, 0), durations.maxRetryAfter);
+};
+
+/** When to retry after failed attempt `attempt` (from 1), or the receiver's longer `Retry-After`; none after the last. */
+export const nextAttemptAt = (attempt: number, now: number, retryAfterMs = 0) => {
+	const wait = durations.retryDelays[attempt - 1];
+	if (wait === undefined) return null;
+	return now + Math.round(Math.max(wait * (1 + jitter * Math.random()), retryAfterMs));
+};
+
+/**
+ * The `webhook-signature` header, per Standard Webhooks: for each secret, newest first and space-separated, `v1,`
+ * and the base64 HMAC-SHA256 of `id.timestamp.body`, keyed by the bytes of the `whsec_` secret.
+ */
+const sign = async (secrets: string[], id: string, timestamp: number, body: string) => {
+	const signed = encoder.encode(`${id}.${timestamp}.${body}`);
+	const signatures = secrets.map(async (secret) => {
+		const bytes = Uint8Array.fromBase64(secret.slice("whsec_".length));
+		const key = await crypto.subtle.importKey("raw", bytes, hmac, false, ["sign"]);
+		return `v1,${new Uint8Array(await crypto.subtle.sign("HMAC", key, signed)).toBase64()}`;
+	});
+	return (await Promise.all(signatures)).join(" ");
+};
 
 const failureOf = (answer: Response) =>
 	answer.status >= 300 && answer.status < 400

@@ -7,11 +7,9 @@ import type { WebhookDelivery } from "../../models/webhook-delivery";
 import type { EndpointConfig } from "../endpoint-config";
 import { type Delivery, deliveryOf, type Replay, subscribedEventsAfter } from "../outbox/events";
 import { nudgeOrWarn } from "../outbox/nudge";
-import { orUnreadable, UnreadableSecret } from "../secrets/secret-box";
-import { signingSecrets } from "../secrets/signing-secrets";
-import { type AttemptResult, attempt, unanswered } from "./attempt";
+import { orUnreadable, signingSecrets, UnreadableSecret } from "../secrets/secret-box";
+import { type AttemptResult, attempt, nextAttemptAt, unanswered } from "./attempt";
 import { disableWebhook } from "./disable";
-import { nextAttemptAt } from "./retries";
 import { type DueDelivery, type EndpointStore, endpointStore } from "./store";
 
 /** Deliveries attempted per run of the alarm, and at once: a backlog is worked through run after run. */
@@ -124,22 +122,17 @@ export class WebhookEndpoint extends DurableObject<Env> {
 	}
 
 	/** Records an attempt's result; true when it disables the endpoint (410 Gone, or failing for too long). */
-	private settle(
-		delivery: DueDelivery,
-		result: AttemptResult,
-		attemptedAt: number,
-		endedAt: number,
-	) {
+	private settle(due: DueDelivery, result: AttemptResult, attemptedAt: number, endedAt: number) {
 		if (result.ok) {
-			this.store.record(delivery, result, "delivered", null, attemptedAt);
+			this.store.record(due, result, "delivered", null, attemptedAt);
 			return false;
 		}
 		const failingSince = this.store.endpoint()?.failingSince ?? attemptedAt;
 		const disable =
 			result.status === 410 || attemptedAt - failingSince >= durations.failingEndpoint;
-		const next = nextAttemptAt(delivery.attempts + 1, endedAt, result.retryAfterMs) ?? null;
+		const next = nextAttemptAt(due.attempts + 1, endedAt, result.retryAfterMs);
 		const outcome = next === null ? "exhausted" : disable ? "disabled" : "retrying";
-		this.store.record(delivery, result, outcome, next, attemptedAt);
+		this.store.record(due, result, outcome, next, attemptedAt);
 		return disable;
 	}
 

@@ -1,4 +1,6 @@
+import { log } from "../../http/log";
 import { hexOf, sha256 } from "../../models/digest";
+import type { EndpointConfig } from "../endpoint-config";
 
 // Webhook signing secrets at rest: AES-256-GCM under keys derived from `WEBHOOK_SECRET_KEY` (comma-separated, newest
 // first), so a copy of the database cannot sign. Sealed under the newest, opened under the one named: keys rotate.
@@ -48,11 +50,13 @@ const keyIdOf = async (material: string) =>
 	hexOf(await sha256(`petstore webhook key id ${material}`)).slice(0, 8);
 
 type Key = { id: string; key: CryptoKey };
+export type KeyEnv = Pick<Env, "WEBHOOK_SECRET_KEY">;
 
 // The keys, derived once per isolate and secret value.
 let cached: { secret: string; keys: Promise<Key[]> } | undefined;
-const keysOf = (secret: string | undefined) => {
-	const materials = (secret ?? "")
+const keysOf = (env: KeyEnv) => {
+	const secret = env.WEBHOOK_SECRET_KEY ?? "";
+	const materials = secret
 		.split(",")
 		.map((material) => material.trim())
 		.filter((material) => material !== "");
@@ -61,22 +65,19 @@ const keysOf = (secret: string | undefined) => {
 			`WEBHOOK_SECRET_KEY is not configured: it needs one or more comma-separated keys of at least ${minKeyLength} characters`,
 		);
 	}
-	if (cached && cached.secret === secret) return cached.keys;
-	const keys = Promise.all(
-		materials.map(async (material) => ({
+	if (cached?.secret !== secret) {
+		const keys = materials.map(async (material) => ({
 			id: await keyIdOf(material),
 			key: await deriveKey(material),
-		})),
-	);
-	cached = { secret: secret as string, keys };
-	return keys;
+		}));
+		cached = { secret, keys: Promise.all(keys) };
+	}
+	return cached.keys;
 };
-
-export type KeyEnv = Pick<Env, "WEBHOOK_SECRET_KEY">;
 
 /** Encrypts a signing secret for storage under the newest key, with a fresh random IV. */
 export const sealSecret = async (plain: string, env: KeyEnv): Promise<SealedSecret> => {
-	const [newest] = await keysOf(env.WEBHOOK_SECRET_KEY);
+	const [newest] = await keysOf(env);
 	const iv = crypto.getRandomValues(new Uint8Array(12));
 	const ciphertext = await crypto.subtle.encrypt(
 		{ name: "AES-GCM", iv },
@@ -98,7 +99,7 @@ const parse = (sealed: string, keys: Key[]) => {
 
 /** Decrypts a stored signing secret; throws {@link UnreadableSecret} when no configured key opens it. */
 export const openSecret = async (sealed: string, env: KeyEnv) => {
-	const { iv, ciphertext, candidates } = parse(sealed, await keysOf(env.WEBHOOK_SECRET_KEY));
+	const { iv, ciphertext, candidates } = parse(sealed, await keysOf(env));
 	for (const { key } of candidates) {
 		try {
 			const plain = await crypto.subtle.decrypt(
@@ -116,7 +117,24 @@ export const openSecret = async (sealed: string, env: KeyEnv) => {
 
 /** A stored secret re-sealed under the newest key; undefined if that sealed it. Throws {@link UnreadableSecret}. */
 export const resealSecret = async (sealed: string, env: KeyEnv) => {
-	const [newest] = await keysOf(env.WEBHOOK_SECRET_KEY);
+	const [newest] = await keysOf(env);
 	if (sealed.startsWith(`${version}.${newest.id}.`)) return undefined;
 	return sealSecret(await openSecret(sealed, env), env);
+};
+
+/** A rotated-out secret, opened; none when no key opens it, since a rotation is how a client recovers from that. */
+const openRetired = async (webhookId: number, sealed: string, env: KeyEnv) => {
+	const opened = await orUnreadable(openSecret(sealed, env));
+	if (typeof opened === "string") return [opened];
+	log("warn", { webhookId, message: "a rotated-out secret cannot be opened and no longer signs" });
+	return [];
+};
+
+/** The secrets that sign at `now`, opened, newest first; throws `UnreadableSecret` if the current one cannot. */
+export const signingSecrets = async (config: EndpointConfig, env: KeyEnv, now: number) => {
+	const [current, ...retired] = config.secrets;
+	const newest = await openSecret(current.secret, env);
+	const live = retired.filter(({ expiresAt }) => expiresAt === null || expiresAt > now);
+	const opened = live.map(({ secret }) => openRetired(config.webhookId, secret, env));
+	return [newest, ...(await Promise.all(opened)).flat()];
 };
