@@ -4,7 +4,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getEndpoint } from "../src/resources/webhooks/queries";
 import { endpointOf } from "../src/webhooks/endpoint-config";
-import { sweep } from "../src/webhooks/outbox/sweep";
+import { sweep } from "../src/webhooks/outbox/events";
 import { anonymous, api, testApp, testNow } from "./support/api";
 import {
 	attemptedOnce,

@@ -32,10 +32,7 @@ const storableUrl = (url: string, env: Env) => {
 /** `whsec_` and 32 random bytes in base64: the Standard Webhooks secret format. */
 const newSecret = () => `whsec_${crypto.getRandomValues(new Uint8Array(32)).toBase64()}`;
 
-/**
- * The webhooks `client` acts on: those it created; the root token, every one. Another's is not found, exactly as
- * one that does not exist.
- */
+/** The webhooks `client` acts on: those it created; the root token, every one (another's is not found). */
 export const ownedBy = (client: Client) =>
 	client.key === undefined ? undefined : eq(webhooks.owner, client.key);
 
@@ -44,9 +41,8 @@ export type Change = { ctx: WriteContext; env: Env; id: number; owned: SQL | und
 
 /** The webhook `id` (404 when there is none, or it is not `owned`), and the config its endpoint delivers with. */
 export const getEndpoint = async (db: Db, id: number, owned?: SQL) => {
-	const fields = { webhook: webhook.answerAt(db, id), endpoint: endpointAt(db, id) };
 	const row = await db
-		.select(fields)
+		.select({ webhook: webhook.answerAt(db, id), endpoint: endpointAt(db, id) })
 		.from(webhooks)
 		.where(and(eq(webhooks.id, id), owned))
 		.get();
@@ -76,19 +72,12 @@ export const createWebhook = async (
 	// One statement counts and inserts, so two creations cannot both pass the count.
 	const underLimit = lt(db.select({ n: count() }).from(webhooks).where(theirs), limits.webhooks);
 	// The record keeps the sealed secret, which a replay shows while the webhook still signs with it.
-	const keyed = idempotencyRecord(
-		ctx,
-		webhook,
-		sql`json_set(${webhook.json}, '$.secret', ${webhooks.secret})`,
-	);
+	const withSecret = sql`json_set(${webhook.json}, '$.secret', ${webhooks.secret})`;
+	const keyed = idempotencyRecord(ctx, webhook, withSecret);
+	const values = { ...body, url, secret: sealed, createdAt, owner };
 	const probe = await runWrite(db, {
 		before: keyed.forget,
-		write: insertWhere(
-			db,
-			webhooks,
-			{ ...body, url, secret: sealed, createdAt, owner },
-			and(underLimit, keyed.unused),
-		),
+		write: insertWhere(db, webhooks, values, and(underLimit, keyed.unused)),
 		after: keyed.record,
 		probe: { webhook: webhook.answerAt(db, webhook.newest), stored: keyed.stored, underLimit },
 	});
@@ -104,10 +93,7 @@ export const createWebhook = async (
 	return { webhook: { ...replayed, ...delivery, secret: shown }, replayed: true };
 };
 
-/**
- * Changes the webhook unless it changed since `If-Match` (a URL stored normalised), and gives its Durable Object the
- * new config (no event); `disabled` pauses or resumes its deliveries.
- */
+/** Changes the webhook unless it changed since `If-Match`, and reconfigures its endpoint (`disabled` pauses it). */
 export const updateWebhook = async (
 	{ ctx, env, id, owned }: Change,
 	patch: WebhookPatch & { secret?: string; retiredSecrets?: SQL },
@@ -188,9 +174,8 @@ export const enabledWebhooksOf = async (db: Db, env: Env, owner: number) => {
 };
 
 /**
- * The statements that disable, in the batch that revokes key `owner` (before it, while `revoking` holds: the key
- * is there to revoke), its webhooks: each of `enabled` with its `webhook.disabled` event, then any it made since
- * they were read, without one.
+ * The statements, ahead of key `owner`'s revocation in its batch (while `revoking` holds), that disable its webhooks:
+ * each of `enabled` with its `webhook.disabled` event, then any it made since they were read, without one.
  */
 export const disablingWebhooks = (
 	ctx: WriteContext,
@@ -212,10 +197,7 @@ export const disablingWebhooks = (
 	];
 };
 
-/**
- * Stops the deliveries of the webhooks `ids`, disabled in D1 (their configs read at once, after): no new delivery
- * starts. One deleted meanwhile has no endpoint left to pause.
- */
+/** Pauses the endpoints of webhooks `ids`, once disabled in D1, so no new delivery starts; a deleted one has none. */
 export const pauseEndpoints = async (db: Db, env: Env, ids: number[], now: number) => {
 	if (ids.length === 0) return;
 	const rows = await db.select(endpointColumns).from(webhooks).where(inArray(webhooks.id, ids));

@@ -107,24 +107,15 @@ export const endpointStore = async (storage: DurableObjectStorage) => {
 					attemptedAt: now,
 				})
 				.run();
+			const settledAt = nextAttemptAt === null ? now : null;
 			db.update(deliveries)
-				.set({
-					attempts: sql`${deliveries.attempts} + 1`,
-					nextAt: nextAttemptAt,
-					settledAt: nextAttemptAt === null ? now : null,
-				})
+				.set({ attempts: sql`${deliveries.attempts} + 1`, nextAt: nextAttemptAt, settledAt })
 				.where(eq(deliveries.eventId, eventId))
 				.run();
-			const failing = {
-				failures: sql`${endpoint.failures} + 1`,
-				failingSince: sql`coalesce(${endpoint.failingSince}, ${now})`,
-			};
+			const failures = ok ? 0 : sql`${endpoint.failures} + 1`;
+			const failingSince = ok ? null : sql`coalesce(${endpoint.failingSince}, ${now})`;
 			db.update(endpoint)
-				.set({
-					...(ok ? { failures: 0, failingSince: null } : failing),
-					lastStatus: status,
-					lastAttemptAt: now,
-				})
+				.set({ failures, failingSince, lastStatus: status, lastAttemptAt: now })
 				.run();
 		},
 
@@ -159,16 +150,12 @@ export const endpointStore = async (storage: DurableObjectStorage) => {
 
 		/** Forgets settled deliveries after a day, and attempts and held deliveries as the event feed forgets events. */
 		prune: (now: number) => {
+			const settled = now - durations.settledDelivery;
+			const retained = now - durations.eventRetention;
+			db.delete(deliveries).where(lt(deliveries.settledAt, settled)).run();
+			db.delete(attempts).where(lt(attempts.attemptedAt, retained)).run();
 			db.delete(deliveries)
-				.where(lt(deliveries.settledAt, now - durations.settledDelivery))
-				.run();
-			db.delete(attempts)
-				.where(lt(attempts.attemptedAt, now - durations.eventRetention))
-				.run();
-			db.delete(deliveries)
-				.where(
-					and(isNull(deliveries.settledAt), lt(deliveries.nextAt, now - durations.eventRetention)),
-				)
+				.where(and(isNull(deliveries.settledAt), lt(deliveries.nextAt, retained)))
 				.run();
 		},
 	};

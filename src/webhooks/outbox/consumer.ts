@@ -1,7 +1,7 @@
 import { log, loggable } from "../../http/log";
 import { failedPart } from "../../http/platform";
+import { sweep } from "./events";
 import type { WebhookMessage } from "./nudge";
-import { sweep } from "./sweep";
 
 /** The webhook queue's consumer: one sweep per batch; one that fails is logged and its batch retried. */
 export const consume = async (batch: MessageBatch<WebhookMessage>, env: Env, now: number) => {

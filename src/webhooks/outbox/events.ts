@@ -1,9 +1,13 @@
-import { and, asc, gt, gte, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
 import type { Db } from "../../db/client";
-import { events } from "../../db/schema";
+import { events, webhooks } from "../../db/schema";
+import { log } from "../../http/log";
 import type { EventType } from "../../models/event-types";
+import { configOf, endpointColumns, endpointOf } from "../endpoint-config";
 
-// Reading the outbox (the `events` table) for deliveries: what waits to be handed over, and what a replay re-sends.
+// The outbox (the `events` table): the sweep that hands its waiting events to the webhooks' Durable Objects, and what
+// a replay re-sends.
 
 const columns = {
 	id: events.id,
@@ -12,7 +16,7 @@ const columns = {
 	data: events.data,
 };
 
-export type OutboxEvent = Pick<typeof events.$inferSelect, keyof typeof columns>;
+type OutboxEvent = Pick<typeof events.$inferSelect, keyof typeof columns>;
 
 const oldestFirst = (db: Db, where: SQL | undefined, limit: number) =>
 	db.select(columns).from(events).where(where).orderBy(asc(events.id)).limit(limit);
@@ -22,7 +26,7 @@ export const waitingEvents = (db: Db, limit: number) =>
 	oldestFirst(db, isNull(events.fannedOutAt), limit);
 
 /** Marks events as handed over; the ids travel as one JSON parameter (D1 binds at most 100 to a statement). */
-export const markHandedOver = (db: Db, handed: OutboxEvent[], now: number) => {
+const markHandedOver = (db: Db, handed: OutboxEvent[], now: number) => {
 	const ids = JSON.stringify(handed.map(({ id }) => id));
 	return db
 		.update(events)
@@ -37,7 +41,7 @@ type Subscription = { events: EventType[]; createdAt: string };
 export type Replay = Subscription & { after: number };
 
 /** Whether a webhook receives an event (the sweep's test; {@link subscribedEventsAfter} asks D1 the same). */
-export const receives = (webhook: Subscription, event: OutboxEvent) =>
+const receives = (webhook: Subscription, event: OutboxEvent) =>
 	webhook.createdAt <= event.createdAt && webhook.events.includes(event.type as EventType);
 
 /** A replay's page: the events a webhook receives after event `after`, oldest first. */
@@ -60,3 +64,65 @@ export const deliveryOf = (event: OutboxEvent): Delivery => ({
 	eventId: event.id,
 	body: `{"id":${event.id},"type":${JSON.stringify(event.type)},"createdAt":${JSON.stringify(event.createdAt)},"data":${event.data}}`,
 });
+
+/** Events handed over per round; a longer outbox takes more rounds of the same sweep. */
+const sweepSize = 100;
+
+const subscriber = {
+	...endpointColumns,
+	events: webhooks.events,
+	createdAt: webhooks.createdAt,
+	handOffAfter: webhooks.handOffAfter,
+};
+
+const subscribers = (db: Db) => db.select(subscriber).from(webhooks);
+
+/**
+ * Hands the outbox's waiting events to the Durable Objects of the webhooks that receive them, then marks them handed
+ * over. An endpoint that fails is marked to replay them; a crash in between hands them over again (endpoints dedupe).
+ */
+export const sweep = async (env: Env, now: number) => {
+	const db = drizzle(env.DB);
+	/** Sets webhook `id`'s `handOffAfter` where `current` still holds. */
+	const mark = (id: number, handOffAfter: number | null, current: SQL) =>
+		db
+			.update(webhooks)
+			.set({ handOffAfter })
+			.where(and(eq(webhooks.id, id), current));
+	for (;;) {
+		const [waiting, endpoints] = await db.batch([waitingEvents(db, sweepSize), subscribers(db)]);
+		const caughtUp = endpoints.every(({ handOffAfter }) => handOffAfter === null);
+		if (waiting.length === 0 && caughtUp) return;
+		const marks = await Promise.all(
+			endpoints.map(async (endpoint) => {
+				const { id, handOffAfter, events, createdAt } = endpoint;
+				const received = waiting.filter((event) => receives(endpoint, event));
+				try {
+					// Behind since `handOffAfter`: a replay after it; else the events it receives.
+					const stub = endpointOf(env, id);
+					if (handOffAfter !== null) {
+						await stub.replay(configOf(endpoint), { after: handOffAfter, events, createdAt }, now);
+					} else if (received.length > 0) {
+						await stub.handOff(configOf(endpoint), received.map(deliveryOf), now);
+					}
+					// Caught up: unless a later sweep marked it again meanwhile.
+					return handOffAfter === null
+						? []
+						: [mark(id, null, eq(webhooks.handOffAfter, handOffAfter))];
+				} catch (error) {
+					log("warn", {
+						part: "durable-object",
+						webhookId: id,
+						error: `endpoint did not take its events: ${String(error)}`,
+					});
+					const [first] = received;
+					return handOffAfter !== null || first === undefined
+						? []
+						: [mark(id, first.id - 1, isNull(webhooks.handOffAfter))];
+				}
+			}),
+		);
+		await db.batch([markHandedOver(db, waiting, now), ...marks.flat()]);
+		if (waiting.length < sweepSize) return;
+	}
+};
