@@ -48,8 +48,7 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
 	if (key !== undefined && body !== undefined) {
 		const text = `${c.req.method} ${c.req.path}\n${canonicalJson(body)}`;
 		// Scoped per client (a key by its id, which a roll keeps): the same key from two clients is two requests.
-		const client = c.var.client;
-		const scoped = `${client ? (client.key ?? "root") : "anonymous"}:${key}`;
+		const scoped = `${c.var.client ? (c.var.client.key ?? "root") : "anonymous"}:${key}`;
 		c.set("idempotencyKey", { key: scoped, requestHash: hexOf(await sha256(text)) });
 	}
 	await next();
