@@ -1,4 +1,4 @@
-import { and, eq, exists, gt, inArray, isNull, not, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, not, or, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { apiKey } from "../../db/resources";
 import { apiKeys } from "../../db/schema";
@@ -136,12 +136,7 @@ export const revokeKey = async (ctx: WriteContext, env: Env, id: number) => {
 	const revoking = and(eq(apiKeys.id, id), apiKey.matches(ifMatch));
 	const probe = await runWrite(db, {
 		// First, while the key still names them (under the revocation's own conditions).
-		before: disablingWebhooks(
-			ctx,
-			id,
-			enabled,
-			exists(db.select({ id: apiKeys.id }).from(apiKeys).where(revoking)),
-		),
+		before: disablingWebhooks(ctx, id, enabled, apiKey.has(db, id, apiKey.matches(ifMatch))),
 		write: db.delete(apiKeys).where(revoking),
 		probe: apiKey.state(db, id, ifMatch),
 	});

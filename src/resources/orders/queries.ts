@@ -1,6 +1,6 @@
-import { and, eq, exists, gte, sql } from "drizzle-orm";
+import { and, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { inventoryItem, order } from "../../db/resources";
+import { inventoryItem, order, pet } from "../../db/resources";
 import { inventory, orders, pets } from "../../db/schema";
 import {
 	afterChange,
@@ -35,16 +35,9 @@ export const listOrders = (db: Db, filter: OrderFilter): Promise<Order[]> =>
 export const placeOrder = async (ctx: WriteContext, placement: NewOrder) => {
 	const { db, now } = ctx;
 	const { petId, quantity } = placement;
-	const pet = eq(pets.id, petId);
-	const petExists = exists(db.select({ id: pets.id }).from(pets).where(pet));
-	const forSale = exists(
-		db
-			.select({ id: pets.id })
-			.from(pets)
-			.where(and(pet, eq(pets.status, "available"))),
-	);
-	const stock = and(eq(inventory.petId, petId), gte(inventory.quantity, quantity));
-	const inStock = exists(db.select({ petId: inventory.petId }).from(inventory).where(stock));
+	const petExists = pet.has(db, petId);
+	const forSale = pet.has(db, petId, eq(pets.status, "available"));
+	const inStock = inventoryItem.has(db, petId, gte(inventory.quantity, quantity));
 	const keyed = idempotencyRecord(ctx, order);
 	const shipDate = placement.shipDate ?? new Date(now).toISOString();
 	const probe = await runWrite(db, {

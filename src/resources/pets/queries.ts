@@ -1,7 +1,6 @@
 import { and, eq, exists, ne, not, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { inventoryItem, pet } from "../../db/resources";
-import { categories, inventory, orders, pets } from "../../db/schema";
+import { category, inventoryItem, pet } from "../../db/resources";
+import { inventory, orders, pets } from "../../db/schema";
 import {
 	afterChange,
 	eventRow,
@@ -14,17 +13,13 @@ import { ApiError } from "../../models/error";
 import { nameKey } from "../../models/name-key";
 import type { NewPet } from "../../models/pet";
 
-/** Whether the category exists. */
-const categoryExists = (db: Db, categoryId: number) =>
-	exists(db.select({ id: categories.id }).from(categories).where(eq(categories.id, categoryId)));
-
 const unknownCategory = (categoryId: number) =>
 	new ApiError("unknown_category", `Category ${categoryId} does not exist.`);
 
 /** Creates the pet, only if its category exists, with its empty inventory item and its event, in one batch. */
 export const createPet = async (ctx: WriteContext, fields: NewPet) => {
 	const { db } = ctx;
-	const inCategory = categoryExists(db, fields.categoryId);
+	const inCategory = category.has(db, fields.categoryId);
 	const keyed = idempotencyRecord(ctx, pet);
 	const probe = await runWrite(db, {
 		before: keyed.forget,
@@ -57,7 +52,7 @@ type PetChanges = Omit<Partial<typeof pets.$inferInsert>, "id" | "nameKey" | "ve
 export const updatePet = async (ctx: WriteContext, id: number, changes: PetChanges) => {
 	const { db, ifMatch } = ctx;
 	const { categoryId, name, status } = changes;
-	const inCategory = categoryId === undefined ? sql`1` : categoryExists(db, categoryId);
+	const inCategory = categoryId === undefined ? sql`1` : category.has(db, categoryId);
 	const allowed = and(eq(pets.id, id), pet.matches(ifMatch), inCategory);
 	const probe = await runWrite(db, {
 		// First, while the old status can be compared: the item's event only when its status moves. It leaves the
