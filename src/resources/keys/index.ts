@@ -1,33 +1,21 @@
 import { apiKey } from "../../db/resources";
 import { authenticated, forgetKey } from "../../http/auth";
 import { withETag } from "../../http/conditional";
-import { listPage } from "../../http/pagination";
-import { createRouter, retrying } from "../../http/router";
+import { createRouter } from "../../http/router";
 import { writeContext } from "../../http/write-context";
 import { byId } from "../../models/id";
+import { readOne, readPage } from "../reads";
 import * as queries from "./queries";
 import * as routes from "./routes";
 
 // A change of a key applies in this isolate at once (it forgets the key), elsewhere within 10 seconds.
 export const keysRouter = createRouter()
-	.openapi(
-		routes.listKeys,
-		retrying(async (c) => {
-			const query = c.req.valid("query");
-			const keys = await listPage(c, query, (page) => apiKey.page(c.var.db, page), byId);
-			return c.json(keys, 200);
-		}),
-	)
+	.openapi(routes.listKeys, readPage(apiKey.page, byId))
 	.openapi(routes.createKey, async (c) => {
 		const created = await queries.createKey(writeContext(c), authenticated(c), c.req.valid("json"));
 		return c.json(withETag(c, created), 201, { Location: apiKey.pathOf(created.id) });
 	})
-	.openapi(
-		routes.getKey,
-		retrying(async (c) =>
-			c.json(withETag(c, await apiKey.find(c.var.db, c.req.valid("param").keyId)), 200),
-		),
-	)
+	.openapi(routes.getKey, readOne(apiKey))
 	.openapi(routes.updateKey, async (c) => {
 		const { keyId } = c.req.valid("param");
 		const patch = c.req.valid("json");
