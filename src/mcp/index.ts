@@ -47,13 +47,11 @@ const headerMismatch = (message: Message, req: HonoRequest, called: unknown) => 
 	}
 };
 
+type RpcError = { code: number; message: string; data?: unknown };
+
 /** A JSON-RPC error: the one shape of answer an MCP client reads, whatever went wrong. */
-const rpcError = (
-	c: Context,
-	status: number,
-	error: { code: number; message: string; data?: unknown },
-	id: unknown = null,
-) => c.json({ jsonrpc: "2.0", id, error }, status as ContentfulStatusCode);
+const rpcError = (c: Context, status: number, error: RpcError, id: unknown = null) =>
+	c.json({ jsonrpc: "2.0", id, error }, status as ContentfulStatusCode);
 
 /** Whether a credential is an agent's OAuth token, `user:grant:secret`: no key or root token holds a `:`. */
 const isOAuthToken = (credential: string) => credential.includes(":");
@@ -63,28 +61,9 @@ const clientOf = async (c: Context<AppEnv>, credential: string) => {
 	if (!isOAuthToken(credential)) return credentialClient(c, credential);
 	const origin = new URL(c.req.url).origin;
 	if (!servesOAuth(origin)) return undefined;
-	const token = await authorizationServer(origin).validateToken<GrantProps>(
-		resourceOf(origin),
-		credential,
-		c.env,
-	);
+	const server = authorizationServer(origin);
+	const token = await server.validateToken<GrantProps>(resourceOf(origin), credential, c.env);
 	return token ? grantClient(c, token.props, token.scope) : undefined;
-};
-
-/** An HTTP refusal an OAuth client acts on (RFC 6750 §3, RFC 9728 §5.1), as the JSON-RPC error it also reads. */
-const challenge = (
-	c: Context<AppEnv>,
-	error: ApiError,
-	fields: { error?: string; scope?: string },
-	id: unknown,
-) => {
-	const metadata = `${new URL(c.req.url).origin}${oauthPaths.resourceMetadata}/mcp`;
-	const parameters = Object.entries({ ...fields, resource_metadata: metadata })
-		.filter(([, value]) => value !== undefined)
-		.map(([name, value]) => `${name}="${value}"`);
-	c.header("WWW-Authenticate", `Bearer ${parameters.join(", ")}`);
-	const data = { code: error.code, message: error.message, status: error.status };
-	return rpcError(c, error.status, { code: -32000, message: error.message, data }, id);
 };
 
 /**
@@ -93,17 +72,27 @@ const challenge = (
  * A key or the root token lacking the scope gets the operation's own `forbidden`, a tool error: it cannot step up.
  */
 const authorize = async (c: Context<AppEnv>, tool: ApiTool | undefined, id: unknown) => {
+	/** A refusal an OAuth client acts on (RFC 6750 §3, RFC 9728 §5.1), as the JSON-RPC error it also reads. */
+	const challenge = (error: ApiError, fields: { error?: string; scope?: string }) => {
+		const metadata = `${new URL(c.req.url).origin}${oauthPaths.resourceMetadata}/mcp`;
+		const parameters = Object.entries({ ...fields, resource_metadata: metadata })
+			.filter(([, value]) => value !== undefined)
+			.map(([name, value]) => `${name}="${value}"`);
+		c.header("WWW-Authenticate", `Bearer ${parameters.join(", ")}`);
+		const data = { code: error.code, message: error.message, status: error.status };
+		return rpcError(c, error.status, { code: -32000, message: error.message, data }, id);
+	};
 	const presented = bearerOf(c);
 	const client = presented ? await clientOf(c, presented) : undefined;
 	const scope = tool?.scope;
 	if (presented !== undefined && !client) {
 		await limitFailedAuth(c);
 		const error = presented ? "invalid_token" : "invalid_request";
-		return challenge(c, new ApiError("unauthorized"), { error, scope }, id);
+		return challenge(new ApiError("unauthorized"), { error, scope });
 	}
-	if (scope && !client) return challenge(c, new ApiError("unauthorized"), { scope }, id);
+	if (scope && !client) return challenge(new ApiError("unauthorized"), { scope });
 	if (scope && presented && isOAuthToken(presented) && !client?.scopes.includes(scope)) {
-		return challenge(c, insufficientScope(scope), { error: "insufficient_scope", scope }, id);
+		return challenge(insufficientScope(scope), { error: "insufficient_scope", scope });
 	}
 	return { client };
 };

@@ -40,7 +40,6 @@ const secretNote =
 /** What a tool's `cursor` argument is, where a page is `{ items, nextCursor }`. */
 const cursorDescription = "The `nextCursor` of the previous page: omit it for the first page.";
 
-/** An output schema without its `secret`. */
 const withoutSecret = ({ properties, required, ...schema }: Schema): Schema => {
 	const { secret: _, ...kept } = properties as Record<string, Schema>;
 	const left = (required as string[] | undefined)?.filter((name) => name !== "secret");
@@ -200,7 +199,6 @@ const toolOf = (route: RouteConfig, operation: Operation, schemas: Schemas): Api
 				idempotentHint: ["GET", "PUT", "DELETE"].includes(method),
 				openWorldHint: false,
 			},
-			// The lifecycle its route declares.
 			...(lifecycleNotes.length > 0 && { _meta: { "petstore.example/operation": lifecycleMeta } }),
 		},
 		route,
@@ -214,16 +212,14 @@ const toolOf = (route: RouteConfig, operation: Operation, schemas: Schemas): Api
 export const toolsOf = (app: OpenAPIHono<AppEnv>) => {
 	const { paths = {}, components = {} } = app.getOpenAPIDocument(documentFor(app));
 	const schemas = components.schemas as Schemas;
-	return new Map(
-		app.openAPIRegistry.definitions.flatMap((definition) => {
-			// Key operations are no tools: a key's secret would pass through a model's context.
-			if (definition.type !== "route" || flagsOf(definition.route)?.scope === "keys:manage") {
-				return [];
-			}
-			const { route } = definition;
-			const item = paths[route.path] as Record<string, Operation>;
-			const tool = toolOf(route, item[route.method], schemas);
-			return [[tool.tool.name, tool] as const];
-		}),
-	);
+	const tools = new Map<string, ApiTool>();
+	for (const definition of app.openAPIRegistry.definitions) {
+		// Key operations are no tools: a key's secret would pass through a model's context.
+		if (definition.type !== "route" || flagsOf(definition.route)?.scope === "keys:manage") continue;
+		const { route } = definition;
+		const item = paths[route.path] as Record<string, Operation>;
+		const tool = toolOf(route, item[route.method], schemas);
+		tools.set(tool.tool.name, tool);
+	}
+	return tools;
 };

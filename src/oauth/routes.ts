@@ -23,8 +23,7 @@ import {
 } from "./server";
 
 // The protected resource's metadata and /authorize, the consent page of an agent's sign-in, are ours: it asks the
-// person for an API key or the root token, and grants the asked scopes that credential holds, never more. The
-// authorization server's own endpoints are the library's, served through the app like every other answer.
+// person for an API key or the root token, and grants the asked scopes that credential holds, never more.
 
 /** A page of this API: no script, nothing from elsewhere, never framed; its form may also send to `sendsTo`. */
 const page = (
@@ -63,7 +62,7 @@ const oauthApi = (c: Context<AppEnv>) =>
 /** The request the page was opened with, validated by the library after our client id check; else its refusal. */
 const authRequestOf = async (c: Context<AppEnv>, query: string) => {
 	const request = new Request(`${new URL(c.req.url).origin}${oauthPaths.authorize}?${query}`);
-	const refusal = await clientIdRefusal(request, c.env);
+	const refusal = await clientIdRefusal(new URL(request.url).searchParams.get("client_id"), c.env);
 	if (refusal) return refused(c, new Error(refusal));
 	try {
 		return await oauthApi(c).parseAuthRequest(request);

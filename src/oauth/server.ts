@@ -29,7 +29,6 @@ export const oauthPaths = {
 /** What an agent may be granted: every scope but `keys:manage`, since key operations are no tools. */
 export const agentScopes = scopes.filter((scope) => scope !== "keys:manage") as Scope[];
 
-/** An access token's life, at most: an hour. */
 const accessTokenSeconds = 3600;
 
 /** The Worker's bindings as the library's callbacks see them, with the scope a token request asked, if it named one. */
@@ -94,11 +93,9 @@ const registrationBounds = {
 	bodyBytes: 8 * 1024,
 };
 
-const clientName = name(registrationBounds.clientNameLength);
-
 /** Why a registration goes beyond {@link registrationBounds}, if it does: an RFC 7591 §3.2.2 error. */
 const beyondBounds = async ({ clientMetadata, request }: ClientRegistrationCallbackOptions) => {
-	const { redirect_uris: uris, client_name: name } = clientMetadata;
+	const { redirect_uris: uris, client_name: clientName } = clientMetadata;
 	const { redirectUris, redirectUriLength, clientNameLength, bodyBytes } = registrationBounds;
 	if ((await request.arrayBuffer()).byteLength > bodyBytes) {
 		return { code: "invalid_client_metadata", description: `At most ${bodyBytes} bytes in all.` };
@@ -111,7 +108,7 @@ const beyondBounds = async ({ clientMetadata, request }: ClientRegistrationCallb
 		return { code: "invalid_redirect_uri", description };
 	}
 	// A name as the API takes one everywhere (src/models/text.ts): the consent page shows it to the person who signs in.
-	const named = name === undefined ? undefined : clientName.safeParse(name).error;
+	const named = name(clientNameLength).optional().safeParse(clientName).error;
 	if (named) {
 		const description = `The client name ${named.issues[0].message} (at most ${clientNameLength} characters).`;
 		return { code: "invalid_client_metadata", description };
@@ -127,10 +124,9 @@ export const servesOAuth = (origin: string) => {
 /** The one protected resource: `/mcp` at the origin the request came to. */
 export const resourceOf = (origin: string) => `${origin}/mcp`;
 
-// One server per origin a request came to (workers.dev, a custom domain, localhost), its issuer and resource.
+/** One authorization server per origin a request came to (workers.dev, a custom domain, localhost), its issuer. */
 const servers = new Map<string, OAuthAuthorizationServer<OAuthEnv>>();
 
-/** The authorization server of `origin`. */
 export const authorizationServer = (origin: string) => {
 	const server =
 		servers.get(origin) ??
@@ -152,20 +148,11 @@ export const authorizationServer = (origin: string) => {
 	return server;
 };
 
-/** The form a POST to the authorization server carries (`application/x-www-form-urlencoded`), if it does. */
-const formOf = async (request: Request) => {
-	const type = request.headers.get("content-type") ?? "";
-	if (request.method !== "POST" || !type.startsWith("application/x-www-form-urlencoded")) return;
-	return new URLSearchParams(new TextDecoder().decode(await request.clone().arrayBuffer()));
-};
-
 /**
- * Why the client id `request` names (in its query or form), a URL the library would fetch (a client metadata
- * document), may not be fetched, if not: webhook URLs' public-host rules, checked on the name as it resolves now.
+ * Why `clientId`, a URL the library would fetch (a client metadata document), may not be fetched, if not: webhook
+ * URLs' public-host rules, checked on the name as it resolves now.
  */
-export const clientIdRefusal = async (request: Request, env: Env) => {
-	const clientId =
-		new URL(request.url).searchParams.get("client_id") ?? (await formOf(request))?.get("client_id");
+export const clientIdRefusal = async (clientId: string | null | undefined, env: Env) => {
 	if (!clientId || !/^https?:/i.test(clientId)) return undefined;
 	const problem = urlProblem(clientId, env);
 	const why =
@@ -175,9 +162,10 @@ export const clientIdRefusal = async (request: Request, env: Env) => {
 
 /** The authorization server's answer to `request`, a request to one of the endpoints the library serves. */
 export const serveOAuth = async (request: Request, env: Env, ctx: ExecutionContext) => {
+	const url = new URL(request.url);
 	// Registrations are counted per address on a budget of their own (wrangler.toml), so that one address cannot fill
 	// OAUTH_KV with clients (RFC 7591 §3: a server may limit them). A limiter that fails lets them through (logged).
-	if (request.method === "POST" && new URL(request.url).pathname === oauthPaths.register) {
+	if (request.method === "POST" && url.pathname === oauthPaths.register) {
 		const key = request.headers.get("cf-connecting-ip") ?? "unknown";
 		const { success } = await env.REGISTER_LIMITER.limit({ key }).catch((error) => {
 			log("warn", { part: "rate-limiter", error: String(error) });
@@ -188,11 +176,17 @@ export const serveOAuth = async (request: Request, env: Env, ctx: ExecutionConte
 			return oauthError("temporarily_unavailable", description, 429, { "Retry-After": "60" });
 		}
 	}
+	const type = request.headers.get("content-type") ?? "";
+	const form =
+		request.method === "POST" && type.startsWith("application/x-www-form-urlencoded")
+			? new URLSearchParams(await request.clone().text())
+			: undefined;
 	// A client id URL that names a host that is not public is refused before the library fetches it.
-	const refusal = await clientIdRefusal(request, env);
+	const clientId = url.searchParams.get("client_id") ?? form?.get("client_id");
+	const refusal = await clientIdRefusal(clientId, env);
 	if (refusal !== undefined) return oauthError("invalid_client", refusal);
 	// The library tells its token callback the scope a request asked only as it narrowed it: this tells it as asked.
-	const asked = (await formOf(request))?.get("scope")?.split(" ").filter(Boolean);
-	const server = authorizationServer(new URL(request.url).origin);
+	const asked = form?.get("scope")?.split(" ").filter(Boolean);
+	const server = authorizationServer(url.origin);
 	return server.fetch(request, { ...env, ASKED_SCOPE: asked }, ctx);
 };
