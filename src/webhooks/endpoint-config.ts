@@ -27,7 +27,6 @@ export const endpointColumns = {
 
 type EndpointRow = Pick<typeof webhooks.$inferSelect, keyof typeof endpointColumns>;
 
-/** The config of the webhook a row of {@link endpointColumns} holds. */
 export const configOf = (row: EndpointRow): EndpointConfig => ({
 	webhookId: row.id,
 	url: row.url,

@@ -42,14 +42,11 @@ export class WebhookEndpoint extends DurableObject<Env> {
 
 	/** Takes new events from the sweep: sends them, or, while the webhook is disabled, holds them (logged `held`). */
 	async handOff(config: EndpointConfig, deliveries: Delivery[], now: number) {
-		if (await this.isDeleted()) return;
+		if (await this.ctx.storage.get(deleted)) return;
 		this.store.configure(config);
-		if (this.store.endpoint()?.disabled) {
-			this.store.holdWhileDisabled(deliveries, now);
-			this.store.prune(now);
-		} else {
-			this.store.hold(deliveries, now);
-		}
+		const disabled = this.store.endpoint()?.disabled === true;
+		this.store.hold(deliveries, now, disabled);
+		if (disabled) this.store.prune(now);
 		await this.schedule(now);
 	}
 
@@ -70,7 +67,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 
 	/** Re-sends the events the webhook receives after event `after`, read from D1 a page per run. */
 	async replay(config: EndpointConfig, replay: Replay, now: number) {
-		if (await this.isDeleted()) return;
+		if (await this.ctx.storage.get(deleted)) return;
 		this.store.configure(config);
 		this.store.startReplay(replay);
 		await this.schedule(now);
@@ -146,7 +143,6 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		await nudgeOrWarn(this.env.WEBHOOK_QUEUE, { webhookId: endpoint.webhookId });
 	}
 
-	/** Queues the next page of a replay in progress. */
 	private async continueReplay(now: number) {
 		const replay = this.store.replay();
 		if (replay === undefined) return;
@@ -193,9 +189,5 @@ export class WebhookEndpoint extends DurableObject<Env> {
 		await this.ctx.storage.deleteAll();
 		await this.ctx.storage.put(deleted, true);
 		this.store = await endpointStore(this.ctx.storage);
-	}
-
-	private async isDeleted() {
-		return (await this.ctx.storage.get<boolean>(deleted)) === true;
 	}
 }

@@ -30,7 +30,6 @@ export const endpointStore = async (storage: DurableObjectStorage) => {
 		});
 
 	return {
-		/** The endpoint's config and delivery state. */
 		endpoint: () => db.select().from(endpoint).get(),
 
 		/** Keeps `config` unless a newer version is held; `disabled` pauses or resumes (restarting `failingSince`). */
@@ -48,12 +47,10 @@ export const endpointStore = async (storage: DurableObjectStorage) => {
 				.run();
 		},
 
-		/** Holds new deliveries, due at `now`; an event already held (or settled within a day) is ignored. */
-		hold: (held: Delivery[], now: number) => insert(held, now, false),
-
-		/** Holds deliveries that arrived while the endpoint is disabled, logged as such: sent once it is enabled. */
-		holdWhileDisabled: (held: Delivery[], now: number) => {
-			for (const eventId of insert(held, now, false)) {
+		/** Holds new deliveries due at `now` (not one held, or settled within a day); logged `held` while `disabled`. */
+		hold: (held: Delivery[], now: number, disabled: boolean) => {
+			const written = insert(held, now, false);
+			for (const eventId of disabled ? written : []) {
 				db.insert(attempts)
 					.values({
 						eventId,

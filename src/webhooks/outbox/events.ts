@@ -6,8 +6,7 @@ import { log } from "../../http/log";
 import type { EventType } from "../../models/event-types";
 import { configOf, endpointColumns, endpointOf } from "../endpoint-config";
 
-// The outbox (the `events` table): the sweep that hands its waiting events to the webhooks' Durable Objects, and what
-// a replay re-sends.
+// The outbox (the `events` table): what waits to be handed over, the sweep that hands it over, what a replay re-sends.
 
 const columns = {
 	id: events.id,
@@ -45,16 +44,11 @@ const receives = (webhook: Subscription, event: OutboxEvent) =>
 	webhook.createdAt <= event.createdAt && webhook.events.includes(event.type as EventType);
 
 /** A replay's page: the events a webhook receives after event `after`, oldest first. */
-export const subscribedEventsAfter = (db: Db, { after, ...webhook }: Replay, limit: number) =>
-	oldestFirst(
-		db,
-		and(
-			gt(events.id, after),
-			inArray(events.type, webhook.events),
-			gte(events.createdAt, webhook.createdAt),
-		),
-		limit,
-	);
+export const subscribedEventsAfter = (db: Db, replay: Replay, limit: number) => {
+	const { after, events: types, createdAt } = replay;
+	const subscribed = and(inArray(events.type, types), gte(events.createdAt, createdAt));
+	return oldestFirst(db, and(gt(events.id, after), subscribed), limit);
+};
 
 /** An event as an endpoint receives it: its id and the JSON body, built once when it was handed over. */
 export type Delivery = { eventId: number; body: string };
@@ -98,17 +92,16 @@ export const sweep = async (env: Env, now: number) => {
 				const { id, handOffAfter, events, createdAt } = endpoint;
 				const received = waiting.filter((event) => receives(endpoint, event));
 				try {
-					// Behind since `handOffAfter`: a replay after it; else the events it receives.
 					const stub = endpointOf(env, id);
-					if (handOffAfter !== null) {
-						await stub.replay(configOf(endpoint), { after: handOffAfter, events, createdAt }, now);
-					} else if (received.length > 0) {
-						await stub.handOff(configOf(endpoint), received.map(deliveryOf), now);
+					if (handOffAfter === null) {
+						if (received.length > 0) {
+							await stub.handOff(configOf(endpoint), received.map(deliveryOf), now);
+						}
+						return [];
 					}
-					// Caught up: unless a later sweep marked it again meanwhile.
-					return handOffAfter === null
-						? []
-						: [mark(id, null, eq(webhooks.handOffAfter, handOffAfter))];
+					// Behind since `handOffAfter`: a replay after it, then caught up unless a later sweep marked it again.
+					await stub.replay(configOf(endpoint), { after: handOffAfter, events, createdAt }, now);
+					return [mark(id, null, eq(webhooks.handOffAfter, handOffAfter))];
 				} catch (error) {
 					log("warn", {
 						part: "durable-object",

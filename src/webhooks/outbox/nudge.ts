@@ -10,10 +10,7 @@ export type WebhookMessage = { kind: "sweep" };
 export const nudge = async (queue: Queue<WebhookMessage>) => queue.send({ kind: "sweep" });
 
 /** {@link nudge}, whose failure is only logged, with `fields`: the outbox waits for the next sweep. */
-export const nudgeOrWarn = (
-	queue: Queue<WebhookMessage>,
-	fields: { requestId?: string; webhookId?: number },
-) =>
+export const nudgeOrWarn = (queue: Queue<WebhookMessage>, fields: Parameters<typeof log>[1]) =>
 	nudge(queue).catch((error) =>
 		log("warn", { part: "queue", ...fields, error: `webhook queue not nudged: ${error}` }),
 	);
