@@ -18,40 +18,43 @@ const budgetSpent: RateLimit = { limit: async () => ({ success: true }) };
 
 export const mcpPath = "/mcp";
 
-/**
- * The revision a message names that `/mcp` does not serve, if any: the current one names itself in `_meta` (the SDK
- * checks the header), a 2025 one in the header; an `initialize` negotiates, so only a newer header is refused.
- */
-const unservedVersion = (message: Message, header: string | undefined) => {
-	const claimed = message.params?._meta?.[versionKey];
-	if (claimed !== undefined) {
-		return typeof claimed === "string" && claimed !== current ? claimed : undefined;
-	}
-	if (header === undefined || servedVersions.includes(header)) return undefined;
-	return message.method === "initialize" && header < current ? undefined : header;
-};
-
-/** Where a header belies the body (a gateway may route on them; the SDK says when the current revision lacks them). */
-const headerMismatch = (message: Message, req: HonoRequest, called: unknown) => {
-	const claimed = message.params?._meta?.[versionKey];
-	const version = req.header("mcp-protocol-version");
-	if (claimed !== undefined && version !== undefined && version !== claimed) {
-		return `the MCP-Protocol-Version header says ${version}, _meta ${String(claimed)}`;
-	}
-	const [method, name] = [req.header("mcp-method"), req.header("mcp-name")];
-	if (method !== undefined && method !== message.method) {
-		return `the Mcp-Method header says ${method}, the body ${String(message.method)}`;
-	}
-	if (name !== undefined && name !== called) {
-		return `the Mcp-Name header says ${name}, the body ${String(called ?? "nothing")}`;
-	}
-};
-
 type RpcError = { code: number; message: string; data?: unknown };
 
 /** A JSON-RPC error: the one shape of answer an MCP client reads, whatever went wrong. */
 const rpcError = (c: Context, status: number, error: RpcError, id: unknown = null) =>
 	c.json({ jsonrpc: "2.0", id, error }, status as ContentfulStatusCode);
+
+/**
+ * Why `/mcp` refuses a message before serving it, if it does: a header that belies the body (a gateway may route on
+ * them; the SDK says when the current revision lacks them), or a revision it does not serve. The current revision
+ * names itself in `_meta` (the SDK checks the header), a 2025 one in the header; an `initialize` negotiates, so only
+ * a newer header is refused.
+ */
+const refusalOf = (message: Message, req: HonoRequest, called: unknown): RpcError | undefined => {
+	const mismatch = (what: string) => ({ code: -32020, message: `Header mismatch: ${what}.` });
+	const unsupported = (requested: string) => ({
+		code: -32022,
+		message: "Unsupported protocol version",
+		data: { supported: servedVersions, requested },
+	});
+	const claimed = message.params?._meta?.[versionKey];
+	const version = req.header("mcp-protocol-version");
+	if (claimed !== undefined && version !== undefined && version !== claimed) {
+		return mismatch(`the MCP-Protocol-Version header says ${version}, _meta ${String(claimed)}`);
+	}
+	const [method, name] = [req.header("mcp-method"), req.header("mcp-name")];
+	if (method !== undefined && method !== message.method) {
+		return mismatch(`the Mcp-Method header says ${method}, the body ${String(message.method)}`);
+	}
+	if (name !== undefined && name !== called) {
+		return mismatch(`the Mcp-Name header says ${name}, the body ${String(called ?? "nothing")}`);
+	}
+	if (claimed !== undefined) {
+		return typeof claimed === "string" && claimed !== current ? unsupported(claimed) : undefined;
+	}
+	if (version === undefined || servedVersions.includes(version)) return undefined;
+	return message.method === "initialize" && version < current ? undefined : unsupported(version);
+};
 
 /** Whether a credential is an agent's OAuth token, `user:grant:secret`: no key or root token holds a `:`. */
 const isOAuthToken = (credential: string) => credential.includes(":");
@@ -107,10 +110,8 @@ export const mcpDoor: MiddlewareHandler<AppEnv> = async (c, next) => {
 	const own = new URL(c.req.url);
 	// Locally `wrangler dev` answers any Host: a name rebound to this machine is not the API's own, only loopback is.
 	const rebound = c.env.LOCAL_DEVELOPMENT === "true" && !isLoopbackHost(own.hostname);
-	const allowed = [
-		...(rebound ? [] : [own.origin]),
-		...(c.env.MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()),
-	];
+	const allowed = (c.env.MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim());
+	if (!rebound) allowed.push(own.origin);
 	if (origin && !allowed.includes(origin)) {
 		const message = `Forbidden: pages of ${origin} may not call this endpoint.`;
 		return rpcError(c, 403, { code: -32000, message });
@@ -157,15 +158,7 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 		if (address) headers.set("cf-connecting-ip", address);
 		// Its calls act as the client it authenticated, whatever the credential: a key, the root token or a grant.
 		const env = { ...c.env, READ_LIMITER: budgetSpent, ACTING_CLIENT: authorized.client };
-		const mismatch = headerMismatch(message, c.req, name);
-		const requested = unservedVersion(message, c.req.header("mcp-protocol-version"));
-		const refusal = mismatch
-			? { code: -32020, message: `Header mismatch: ${mismatch}.` }
-			: requested !== undefined && {
-					code: -32022,
-					message: "Unsupported protocol version",
-					data: { supported: servedVersions, requested },
-				};
+		const refusal = refusalOf(message, c.req, name);
 		const answer = refusal
 			? rpcError(c, 400, refusal, message.id)
 			: await serveMcp(c.req.raw, message, tools, {

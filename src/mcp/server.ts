@@ -132,21 +132,16 @@ const partsOf = (tool: ApiTool, args: unknown) => {
 /** The HTTP request a call of `tool` with `args` stands for. */
 const requestOf = (tool: ApiTool, args: unknown, caller: Caller) => {
 	const { path, query, header, body } = partsOf(tool, args);
-	const url = new URL(
-		tool.route.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(path[name])),
-		caller.origin,
-	);
+	const route = tool.route.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(path[name]));
+	const url = new URL(route, caller.origin);
 	for (const [name, value] of Object.entries(query)) {
 		for (const one of [value].flat()) url.searchParams.append(name, one);
 	}
 	const headers = new Headers(caller.headers);
 	for (const [name, value] of Object.entries(header)) headers.set(name, value);
 	if (body !== undefined) headers.set("content-type", "application/json");
-	return new Request(url, {
-		method: tool.route.method.toUpperCase(),
-		headers,
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
+	const json = body === undefined ? undefined : JSON.stringify(body);
+	return new Request(url, { method: tool.route.method.toUpperCase(), headers, body: json });
 };
 
 /** An API answer as a tool result: its body as structured content (a page as `{ items, nextCursor }`) and text. */

@@ -76,9 +76,8 @@ const askedScopes = (request: AuthRequest) =>
 	request.scope.length > 0 ? request.scope : agentScopes;
 
 /**
- * The scopes of the grants of `userId` that a consent to `request` replaces, as `completeAuthorization` decides (the
- * same client and resource, and for a client id URL, one for every installation of the client, the same redirect
- * URI): a step-up keeps them.
+ * The scopes of the grants of `userId` a consent to `request` replaces, as `completeAuthorization` decides: the same
+ * client and resource, and for a client id URL (one for every installation of the client) the same redirect URI.
  */
 const scopesReplaced = async (api: OAuthHelpers, userId: string, request: AuthRequest) => {
 	const held: string[] = [];
