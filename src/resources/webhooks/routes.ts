@@ -16,8 +16,9 @@ const tag: Tag = {
 	parent: "Integrations",
 };
 const params = z.object({ webhookId: idParam("webhookId") });
-/** What every operation on webhooks declares, one on a webhook besides, and one at its path. */
+/** What every operation on webhooks declares, at the collection, on a webhook besides, and at its path. */
 const manage = { scope: "webhooks:manage", tag } as const;
+const collection = { ...manage, path: webhook.path } as const;
 const onWebhook = { ...manage, errors: ["not_found" as const] };
 const item = { ...onWebhook, path: webhook.itemPath, conditional: true } as const;
 
@@ -81,9 +82,8 @@ const deliveries = {
 };
 
 export const listWebhooks = apiRoute({
-	...manage,
+	...collection,
 	method: "get",
-	path: webhook.path,
 	operationId: "listWebhooks",
 	summary: "List webhooks",
 	description: "Every webhook with its delivery state, without its secret.",
@@ -92,9 +92,8 @@ export const listWebhooks = apiRoute({
 });
 
 export const createWebhook = apiRoute({
-	...manage,
+	...collection,
 	method: "post",
-	path: webhook.path,
 	operationId: "createWebhook",
 	idempotent: true,
 	summary: "Add a webhook",
@@ -137,10 +136,9 @@ export const updateWebhook = apiRoute({
 });
 
 export const rotateWebhookSecret = apiRoute({
-	...onWebhook,
+	...item,
 	method: "post",
 	path: `${webhook.itemPath}/rotate-secret`,
-	conditional: true,
 	operationId: "rotateWebhookSecret",
 	summary: "Rotate a webhook's secret",
 	description: `Answers a new signing secret, shown this once. Every secret it replaces keeps signing for ${inWords(durations.secretOverlap)} after its own rotation, so that receivers can switch over: a delivery carries one signature per such secret, the newest first.`,
