@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, gt, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { inventoryItem as item } from "../../db/resources";
 import { inventory, pets } from "../../db/schema";
@@ -26,14 +26,18 @@ export const listInventory = async (db: Db, filter: InventoryFilter): Promise<In
 	return rows.map(({ answer }) => answer);
 };
 
+/** Sets pet `petId`'s stock to `quantity` where `condition` holds, bumping the item's version. */
+export const setStock = (db: Db, petId: number | SQL, quantity: number | SQL, condition?: SQL) =>
+	db
+		.update(inventory)
+		.set({ quantity, version: sql`${inventory.version} + 1` })
+		.where(and(eq(inventory.petId, petId), condition));
+
 /** Sets the stock unless the item changed since `If-Match`, with its event. */
 export const setInventory = async (ctx: WriteContext, petId: number, quantity: number) => {
 	const { db, ifMatch } = ctx;
 	const probe = await runWrite(db, {
-		write: db
-			.update(inventory)
-			.set({ quantity, version: sql`${inventory.version} + 1` })
-			.where(and(eq(inventory.petId, petId), item.has(db, petId, item.matches(ifMatch)))),
+		write: setStock(db, petId, quantity, item.has(db, petId, item.matches(ifMatch))),
 		after: [eventRow(ctx, "inventory.updated", item, petId)],
 		probe: { item: item.answerAt(db, petId), ...item.state(db, petId, ifMatch) },
 	});

@@ -14,6 +14,7 @@ import type { Page } from "../../http/pagination";
 import { ApiError } from "../../models/error";
 import { limits } from "../../models/limits";
 import type { NewOrder, Order, OrderPatch } from "../../models/order";
+import { setStock } from "../inventory/queries";
 
 type OrderFilter = Page & { petId?: number; complete?: boolean };
 
@@ -49,13 +50,7 @@ export const placeOrder = async (ctx: WriteContext, placement: NewOrder) => {
 			and(petExists, forSale, inStock, keyed.unused),
 		),
 		after: [
-			db
-				.update(inventory)
-				.set({
-					quantity: sql`${inventory.quantity} - ${quantity}`,
-					version: sql`${inventory.version} + 1`,
-				})
-				.where(and(eq(inventory.petId, petId), afterChange)),
+			setStock(db, petId, sql`${inventory.quantity} - ${quantity}`, afterChange),
 			eventRow(ctx, "order.placed", order, order.newest),
 			eventRow(ctx, "inventory.updated", inventoryItem, petId),
 			...keyed.record,
@@ -124,13 +119,11 @@ export const cancelOrder = async (ctx: WriteContext, id: number) => {
 		// The stock first, while the order still says how much comes back and to which pet (under the write's
 		// own conditions); capped at the stock bound, which stock set to the maximum meanwhile could pass.
 		before: [
-			db
-				.update(inventory)
-				.set({
-					quantity: sql`min(${inventory.quantity} + ${column("quantity")}, ${limits.stock})`,
-					version: sql`${inventory.version} + 1`,
-				})
-				.where(eq(inventory.petId, column("petId"))),
+			setStock(
+				db,
+				column("petId"),
+				sql`min(${inventory.quantity} + ${column("quantity")}, ${limits.stock})`,
+			),
 			eventRow(ctx, "inventory.updated", inventoryItem, column("petId")),
 		],
 		write: db.delete(orders).where(cancelled),
