@@ -6,13 +6,10 @@ import { runWrite, type WriteContext } from "../../db/write";
 import { ApiError } from "../../models/error";
 import type { KeyPatch, KeyRoll, NewKey } from "../../models/key";
 import { keyHash, newKeySecret, startOf } from "../../models/key-secret";
-import { type Client, insufficientScope, type Scope, scopes } from "../../models/scopes";
+import { type Client, insufficientScope, scopes } from "../../models/scopes";
 import { disablingWebhooks, enabledWebhooksOf, pauseEndpoints } from "../webhooks/queries";
 
-/**
- * Refuses to make a key with scopes `client` lacks, or that outlives it: no key makes or widens a key beyond its
- * own; and an expiry that has passed.
- */
+/** Refuses a key beyond `client`'s own (a scope it lacks, a later expiry) or whose expiry has passed. */
 const withinClient = (client: Client, now: number, given: KeyPatch) => {
 	const missing = given.scopes?.find((scope) => !client.scopes.includes(scope));
 	if (missing) throw insufficientScope(missing);
@@ -35,10 +32,7 @@ const outlived = (client: Client) =>
 		`This credential expires at ${client.expiresAt}: a key it makes, changes or rolls cannot outlive it.`,
 	);
 
-/**
- * Holds for a key that outlives `client`: its stored expiry is later than `client`'s, or never comes. Expiries are
- * stored as {@link utc} strings, whose text order is their time order.
- */
+/** Holds for a key expiring after `client`, or never: stored as {@link utc} strings, which sort in time order. */
 const outliving = (client: Client) =>
 	client.expiresAt === null
 		? undefined
@@ -52,12 +46,6 @@ const widerThan = (client: Client) => {
 	const lacked = lackedBy(client);
 	const held = sql`exists (select 1 from json_each(${apiKeys.scopes}) where ${inArray(sql`value`, lacked)})`;
 	return lacked.length === 0 ? undefined : held;
-};
-
-/** Why a change of a key by `client` was refused, as the key stands: a scope it lacks, or an expiry it outlives. */
-const refusalOf = (client: Client, key: { scopes: Scope[] }) => {
-	const wider = lackedBy(client).find((scope) => key.scopes.includes(scope));
-	return wider ? insufficientScope(wider) : outlived(client);
 };
 
 /** An expiry as the API answers every time: ISO 8601 in UTC. */
@@ -104,8 +92,11 @@ const changeKey = async (
 	});
 	if (probe.written && probe.key) return probe.key;
 	apiKey.mustBeCurrent(id, probe);
-	if (refused === undefined || !probe.key) throw apiKey.unexplained(id);
-	throw refusalOf(client, probe.key);
+	const { key } = probe;
+	if (refused === undefined || !key) throw apiKey.unexplained(id);
+	// Refused as the key stands: a scope the client lacks, else an expiry that outlives the client's.
+	const wider = lackedBy(client).find((scope) => key.scopes.includes(scope));
+	throw wider ? insufficientScope(wider) : outlived(client);
 };
 
 /** Changes a key's name, scopes or expiry. */
@@ -126,10 +117,7 @@ export const rollKey = async (ctx: WriteContext, client: Client, id: number, rol
 	return { ...rolled, secret };
 };
 
-/**
- * Revokes a key; its webhooks are disabled in the same batch, each recording `webhook.disabled`, and their
- * endpoints start no new delivery.
- */
+/** Revokes a key, its webhooks disabled in the same batch (each records `webhook.disabled`) and paused. */
 export const revokeKey = async (ctx: WriteContext, env: Env, id: number) => {
 	const { db, ifMatch } = ctx;
 	const enabled = await enabledWebhooksOf(db, env, id);

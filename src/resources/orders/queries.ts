@@ -29,10 +29,7 @@ export const listOrders = (db: Db, filter: OrderFilter): Promise<Order[]> =>
 		),
 	);
 
-/**
- * Places an order in one atomic batch: the order, only while its pet exists, is for sale and has the stock (and its
- * `Idempotency-Key` is unused), then the stock it takes and its events. The ship date defaults to now.
- */
+/** Places an order while its pet exists, is for sale and has the stock, taking that stock in one batch. */
 export const placeOrder = async (ctx: WriteContext, placement: NewOrder) => {
 	const { db, now } = ctx;
 	const { petId, quantity } = placement;
@@ -73,7 +70,6 @@ export const placeOrder = async (ctx: WriteContext, placement: NewOrder) => {
 	throw order.unexplained();
 };
 
-/** A complete order is final: `order_complete`, naming it. */
 const final = (id: number) => new ApiError("order_complete", `Order ${id} is complete and final.`);
 
 /**
