@@ -132,7 +132,6 @@ export const mcpDoor: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 	let tools: Map<string, ApiTool> | undefined;
 	return async (c) => {
-		// Spent once, while the message is read: a call's operation waits for it, and spends none again.
 		const spent = spendReads(c);
 		spent.catch(() => {});
 		const message = parseJson(await c.req.text()) as Message;
@@ -162,10 +161,7 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 		const answer = refusal
 			? rpcError(c, 400, refusal, message.id)
 			: await serveMcp(c.req.raw, message, tools, {
-					fetch: async (request) => {
-						await spent;
-						return app.fetch(request, env, c.executionCtx);
-					},
+					fetch: (request) => spent.then(() => app.fetch(request, env, c.executionCtx)),
 					origin: new URL(c.req.url).origin,
 					headers,
 				});

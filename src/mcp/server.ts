@@ -68,10 +68,10 @@ type Schema = {
 
 /** Why a path, query or header argument is not of its declared type; any string is left for the route to judge. */
 const mistyped = (schema: Schema, value: unknown): string | undefined => {
-	const type = schema.type;
-	if (type === "array" && schema.items) {
-		const items = Array.isArray(value) ? value : [value];
-		return items.map((item) => mistyped(schema.items as Schema, item)).find(Boolean);
+	const { type, items } = schema;
+	if (type === "array" && items) {
+		const values = Array.isArray(value) ? value : [value];
+		return values.map((item) => mistyped(items, item)).find(Boolean);
 	}
 	// The value's type as JSON Schema names it: `integer` for a whole number, `null` for null.
 	const kind = Array.isArray(value) ? "array" : Number.isInteger(value) ? "integer" : typeof value;

@@ -8,7 +8,6 @@ import { documentFor } from "../openapi";
 
 type Schema = { [keyword: string]: unknown };
 type Schemas = Record<string, Schema>;
-/** What a parameter and a body both say of themselves. */
 type Described = { description?: string; required?: boolean };
 type Body = Described & { content?: { "application/json"?: { schema: Schema } } };
 type Operation = {
@@ -57,32 +56,24 @@ const withoutEnum = (schema: Schema, name: string) => {
 	return JSON.stringify({ ...schema, properties: { ...propertiesOf(schema), [name]: property } });
 };
 
-/** The one property in which two object schemas differ, when its `enum` is all that differs. */
-const enumApart = (a: Schema, b: Schema) =>
-	Object.keys(propertiesOf(a)).find((name) => {
-		const [one, other] = [propertiesOf(a)[name], propertiesOf(b)[name]];
-		return (
-			one.enum &&
-			other?.enum &&
-			JSON.stringify(one) !== JSON.stringify(other) &&
-			withoutEnum(a, name) === withoutEnum(b, name)
-		);
-	});
+/** `a` with the `enum` of the one property in which it differs from `b` widened, when that `enum` is all that differs. */
+const widened = (a: Schema, b: Schema) => {
+	for (const [name, one] of Object.entries(propertiesOf(a))) {
+		const other = propertiesOf(b)[name];
+		const apart = one.enum && other?.enum && JSON.stringify(one) !== JSON.stringify(other);
+		if (!apart || withoutEnum(a, name) !== withoutEnum(b, name)) continue;
+		const property = { ...one, enum: [one.enum, other.enum].flat() };
+		return { ...a, properties: { ...propertiesOf(a), [name]: property } };
+	}
+};
 
 /** An output's branches, those differing in one property's `enum` alone merged: a client compiles each branch. */
 const merged = (branches: Schema[]) => {
 	const kept: Schema[] = [];
 	for (const branch of branches) {
-		const index = kept.findIndex((schema) => enumApart(schema, branch) !== undefined);
-		if (index === -1) {
-			kept.push(branch);
-			continue;
-		}
-		const properties = propertiesOf(kept[index]);
-		const name = enumApart(kept[index], branch) as string;
-		const values = [properties[name].enum, propertiesOf(branch)[name].enum].flat();
-		const widened = { ...properties, [name]: { ...properties[name], enum: values } };
-		kept[index] = { ...kept[index], properties: widened };
+		const index = kept.findIndex((schema) => widened(schema, branch));
+		if (index === -1) kept.push(branch);
+		else kept[index] = widened(kept[index], branch) as Schema;
 	}
 	return kept;
 };

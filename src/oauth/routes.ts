@@ -22,9 +22,6 @@ import {
 	servesOAuth,
 } from "./server";
 
-// The protected resource's metadata and /authorize, the consent page of an agent's sign-in, are ours: it asks the
-// person for an API key or the root token, and grants the asked scopes that credential holds, never more.
-
 /** A page of this API: no script, nothing from elsewhere, never framed; its form may also send to `sendsTo`. */
 const page = (
 	c: Context<AppEnv>,
@@ -72,8 +69,7 @@ const authRequestOf = async (c: Context<AppEnv>, query: string) => {
 };
 
 /** The scopes an agent's request asks for: those it names, or, naming none, every scope an agent may hold. */
-const askedScopes = (request: AuthRequest) =>
-	request.scope.length > 0 ? request.scope : agentScopes;
+const askedScopes = (request: AuthRequest) => (request.scope.length ? request.scope : agentScopes);
 
 /**
  * The scopes of the grants of `userId` a consent to `request` replaces, as `completeAuthorization` decides: the same
@@ -96,7 +92,7 @@ const scopesReplaced = async (api: OAuthHelpers, userId: string, request: AuthRe
 	return held;
 };
 
-/** The page whose form asks for a credential; `error` says why the last one was not enough. */
+/** An agent's consent page, whose form asks for a credential; `error` says why the last one was not enough. */
 const consent = async (
 	c: Context<AppEnv>,
 	status: 200 | 401 | 403,

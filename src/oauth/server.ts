@@ -181,7 +181,6 @@ export const serveOAuth = async (request: Request, env: Env, ctx: ExecutionConte
 		request.method === "POST" && type.startsWith("application/x-www-form-urlencoded")
 			? new URLSearchParams(await request.clone().text())
 			: undefined;
-	// A client id URL that names a host that is not public is refused before the library fetches it.
 	const clientId = url.searchParams.get("client_id") ?? form?.get("client_id");
 	const refusal = await clientIdRefusal(clientId, env);
 	if (refusal !== undefined) return oauthError("invalid_client", refusal);
