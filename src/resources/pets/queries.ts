@@ -87,12 +87,7 @@ export const createPet = async (ctx: WriteContext, fields: NewPet) => {
 	const keyed = idempotencyRecord(ctx, pet);
 	const probe = await runWrite(db, {
 		before: keyed.forget,
-		write: insertWhere(
-			db,
-			pets,
-			{ ...fields, nameKey: nameKey(fields.name) },
-			and(inCategory, keyed.unused),
-		),
+		write: insertWhere(db, pets, pet.folded(fields), and(inCategory, keyed.unused)),
 		after: [
 			insertWhere(db, inventory, { petId: pet.newest }, afterChange),
 			eventRow(ctx, "pet.created", pet, pet.newest),
@@ -109,13 +104,10 @@ export const createPet = async (ctx: WriteContext, fields: NewPet) => {
 /** What a change of a pet sets: a patch's fields, or a replacement's (an optional one cleared to null). */
 type PetChanges = Omit<Partial<typeof pets.$inferInsert>, "id" | "nameKey" | "version">;
 
-/**
- * Applies the changes only if the pet exists, still has an `If-Match` ETag (when given) and any new category
- * exists. A new status also moves the pet's inventory item, which records its own event.
- */
+/** Applies the changes to a current pet in an existing category; a new status moves its inventory item too. */
 export const updatePet = async (ctx: WriteContext, id: number, changes: PetChanges) => {
 	const { db, ifMatch } = ctx;
-	const { categoryId, name, status } = changes;
+	const { categoryId, status } = changes;
 	const inCategory = categoryId === undefined ? sql`1` : category.has(db, categoryId);
 	const allowed = and(eq(pets.id, id), pet.matches(ifMatch), inCategory);
 	const probe = await runWrite(db, {
@@ -133,7 +125,7 @@ export const updatePet = async (ctx: WriteContext, id: number, changes: PetChang
 					],
 		write: db
 			.update(pets)
-			.set({ ...changes, nameKey: name && nameKey(name), version: sql`${pets.version} + 1` })
+			.set({ ...pet.folded(changes), version: sql`${pets.version} + 1` })
 			.where(allowed),
 		after: [eventRow(ctx, "pet.updated", pet, id)],
 		probe: { pet: pet.answerAt(db, id), ...pet.state(db, id, ifMatch), inCategory },
