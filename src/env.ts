@@ -1,6 +1,6 @@
 import type { RequestIdVariables } from "hono/request-id";
 import type { Db } from "./db/client";
-import type { IdempotencyKey } from "./db/idempotency";
+import type { IdempotencyKey } from "./db/write";
 import type { Client } from "./models/scopes";
 
 /** The Hono environment every router and middleware of the app shares. */

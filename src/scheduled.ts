@@ -1,7 +1,7 @@
 import { lt } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { pruneIdempotencyKeys } from "./db/idempotency";
 import { events } from "./db/schema";
+import { pruneIdempotencyKeys } from "./db/write";
 import { durations } from "./models/limits";
 import { catchUpEndpoints } from "./webhooks/endpoint/catch-up";
 import { nudge } from "./webhooks/outbox/nudge";

@@ -60,18 +60,6 @@ export const jsonObject = (projection: Projection) => {
 /** A table a resource shows columns of beside its own: how it is joined. */
 type Join = { table: SQLiteTable; on: SQL };
 
-/** A SELECT of `fields` from `table`, joined as declared, open to more clauses. */
-const selectFrom = <F extends SelectedFields>(
-	db: Db,
-	fields: F,
-	table: SQLiteTable,
-	join?: Join,
-) => {
-	const query = db.select(fields).from(table).$dynamic();
-	// Its fields are named, so the join changes what it reads, not the rows' shape.
-	return join ? (query.innerJoin(join.table, join.on) as typeof query) : query;
-};
-
 /** A zod object schema, as far as a declaration reads it: the names of its fields. */
 type Model = { shape: object };
 
@@ -216,8 +204,11 @@ const resourceOf = <
 		[first, ...more].map((column) => sql`${column}`),
 		sql` || '.' || `,
 	)} || '"'`;
-	const select = <F extends SelectedFields>(db: Db, fields: F) =>
-		selectFrom(db, fields, table, join);
+	const select = <F extends SelectedFields>(db: Db, fields: F) => {
+		const query = db.select(fields).from(table).$dynamic();
+		// Its fields are named, so the join changes what it reads, not the rows' shape.
+		return join ? (query.innerJoin(join.table, join.on) as typeof query) : query;
+	};
 	const answer = () => sql`${json}`.mapWith((text: string): A => JSON.parse(text));
 	const notFound = (id: number) => new ApiError("not_found", `${name} ${id} does not exist.`);
 	const has = (db: Db, id: number, condition?: SQL) =>

@@ -3,14 +3,24 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { ApiError } from "../models/error";
 import type { EventType } from "../models/event-types";
+import { durations } from "../models/limits";
 import type { Db } from "./client";
-import { type IdempotencyKey, idempotencyWindowMs } from "./idempotency";
 import type { Resource } from "./resource";
 import { events, idempotencyKeys } from "./schema";
 
 // D1 has no interactive transactions, so a write is one batch (one round trip, atomic) with every precondition in
 // its SQL. Its statements run in the order written; the statements after the write follow it through
 // `afterChange`, and a probe read last says, by name, what it answers or why nothing changed.
+
+/** A keyed request: its key, and the hash of what it asks. */
+export type IdempotencyKey = { key: string; requestHash: string };
+
+/** Holds for a keyed create's record once its window has closed by `now`. */
+const expired = (now: number) => lt(idempotencyKeys.createdAt, now - durations.idempotencyWindow);
+
+/** Deletes the records whose window has closed by `now`: the Cron Trigger's work. */
+export const pruneIdempotencyKeys = (db: Db, now: number) =>
+	db.delete(idempotencyKeys).where(expired(now));
 
 /** What a write takes from its request, as plain values. */
 export type WriteContext = {
@@ -119,13 +129,7 @@ export const idempotencyRecord = <R extends Resource>(
 				.where(ofKey)}`
 		: sql`null`;
 	return {
-		forget: ofKey
-			? [
-					db
-						.delete(idempotencyKeys)
-						.where(and(ofKey, lt(idempotencyKeys.createdAt, now - idempotencyWindowMs))),
-				]
-			: [],
+		forget: ofKey ? [db.delete(idempotencyKeys).where(and(ofKey, expired(now)))] : [],
 		unused: ofKey && notExists(db.select({ one: sql`1` }).from(idempotencyKeys).where(ofKey)),
 		record: row
 			? [

@@ -8,7 +8,7 @@ import { eventRow, idempotencyRecord, insertWhere, runWrite } from "../db/write"
 import type { AppEnv } from "../env";
 import { withETag } from "../http/conditional";
 import { createdHeaders } from "../http/idempotency";
-import { linkHeader, listPage, pageQuery } from "../http/pagination";
+import { linkHeader, pageQuery } from "../http/pagination";
 import { createdContent, exampleOf, jsonBody, jsonContent } from "../http/responses";
 import { apiRoute, type Tag } from "../http/route";
 import { createRouter, retrying } from "../http/router";
@@ -19,6 +19,7 @@ import type { EventType } from "../models/event-types";
 import { byId, idParam } from "../models/id";
 import { nameKey } from "../models/name-key";
 import type { Scope } from "../models/scopes";
+import { readPage } from "./reads";
 
 /** A noun whose `.created`, `.updated` and `.deleted` events src/models/event-types.ts declares. */
 type EventNoun = {
@@ -182,8 +183,6 @@ export const crud = <
 		);
 	};
 	// The routes above type the router's answers; these handlers, shared by every resource, read them as `Given`.
-	const list = async (c: Given) =>
-		c.json(await listPage(c, c.req.valid("query"), (page) => resource.page(c.var.db, page), byId));
 	const create = async (c: Given) => {
 		const ctx = writeContext(c);
 		const { db } = ctx;
@@ -247,7 +246,7 @@ export const crud = <
 		throw probe.inUse && removal ? removal.refusal(id) : resource.unexplained(id);
 	};
 	return createRouter()
-		.openapi(routes.list, retrying(list) as never)
+		.openapi(routes.list, readPage(resource.page, byId))
 		.openapi(routes.create, create as never)
 		.openapi(routes.get, retrying(get) as never)
 		.openapi(routes.replace, change(true) as never)
