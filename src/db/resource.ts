@@ -45,10 +45,8 @@ const objectOf = (entries: [string, SQLiteColumn][]) =>
 	)})`;
 
 /**
- * The projection's row as the API answers it, built as JSON in SQL, the one place the rule for absent values
- * lives: the same names, booleans as booleans, and nullable columns left out when null (`json_patch` drops a
- * null member, and would drop those inside a nullable JSON column too, which no resource has). Reads, lists,
- * events, idempotent replays and a write's probe all answer this.
+ * The projection's row as the API answers it, as JSON built in SQL: booleans as booleans, a nullable column left out
+ * when null (`json_patch` drops null members, which no nullable JSON column holds). Every answer is this.
  */
 export const jsonObject = (projection: Projection) => {
 	const entries = Object.entries(projection);
@@ -199,9 +197,8 @@ const resourceOf = <
 }) => {
 	const { name, path, param, table, join, key, versions, projection } = declaration;
 	const json = jsonObject(projection);
-	const [first, ...more] = versions;
 	const etag = sql<string>`'"' || ${sql.join(
-		[first, ...more].map((column) => sql`${column}`),
+		versions.map((column) => sql`${column}`),
 		sql` || '.' || `,
 	)} || '"'`;
 	const select = <F extends SelectedFields>(db: Db, fields: F) => {
@@ -224,16 +221,15 @@ const resourceOf = <
 		),
 	) as Partial<T["$inferInsert"]>;
 	return {
-		/** What the API calls one of them, in its messages: "Pet". */
 		name,
-		/** The collection's path, the path parameter that names one, and one's path as the document writes it. */
+		/** As declared, and one's path as the document writes it. */
 		path,
 		param,
 		itemPath: `${path}/{${param}}` as `${Path}/{${Param}}`,
 		table,
 		key,
 		/** The version a write of its row bumps. */
-		version: first,
+		version: versions[0],
 		/** The resource as JSON built in SQL over its rows: what its events and idempotent replays carry. */
 		json,
 		/** Its strong ETag as SQL, from the versions of the rows it shows: `"3"`, or `"3.7"` for two. */

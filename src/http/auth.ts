@@ -168,7 +168,7 @@ export const grantHolderUntil = async (env: Env, props: GrantProps, now: number)
 
 /** Requires a Bearer API key or `API_TOKEN` root token; a failure is counted on its address's budget. */
 export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
-	// A tool call of /mcp acts as the client its MCP request authenticated (src/mcp/authorization.ts).
+	// A tool call of /mcp acts as the client its MCP request authenticated (src/mcp/index.ts).
 	const acting = c.env.ACTING_CLIENT;
 	if (acting) {
 		c.set("client", acting);
