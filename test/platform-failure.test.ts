@@ -7,7 +7,7 @@ import {
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { readRetryBudgetMs } from "../src/db/read-retry";
+import { readRetryBudgetMs } from "../src/http/router";
 import { endpointOf } from "../src/webhooks/endpoint-config";
 import { consume } from "../src/webhooks/outbox/consumer";
 import { waitingEvents } from "../src/webhooks/outbox/events";
