@@ -25,17 +25,11 @@ export const keyById = (db: Db, id: number) =>
 export type KeyRecord = NonNullable<Awaited<ReturnType<typeof keyByHash>>>;
 
 /** Sets the key's `lastUsedAt` to `now`, unless it is less than `minimumMs` old. */
-export const recordKeyUse = (db: Db, id: number, now: number, minimumMs: number) =>
-	db
+export const recordKeyUse = (db: Db, id: number, now: number, minimumMs: number) => {
+	const cutoff = new Date(now - minimumMs).toISOString();
+	return db
 		.update(apiKeys)
 		.set({ lastUsedAt: new Date(now).toISOString() })
-		.where(
-			and(
-				eq(apiKeys.id, id),
-				or(
-					isNull(apiKeys.lastUsedAt),
-					lt(apiKeys.lastUsedAt, new Date(now - minimumMs).toISOString()),
-				),
-			),
-		)
+		.where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, cutoff))))
 		.run();
+};

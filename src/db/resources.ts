@@ -8,9 +8,8 @@ import { Webhook } from "../models/webhook";
 import { defineResource } from "./resource";
 import { apiKeys, categories, inventory, orders, pets, webhooks } from "./schema";
 
-// Each resource of the API, declared once: its model's fields are its table's columns of the same names, which
-// its reads answer, its events carry and its replays repeat; a folded name is written beside its name by every
-// write, and `npm run db:rekey` refolds the names of every resource declared here.
+// Each resource of the API, declared once: its model's fields are its table's columns of the same names, which its
+// reads, events and replays answer; every write folds a name beside it, which `npm run db:rekey` refolds for each.
 
 export const pet = defineResource({
 	name: "Pet",

@@ -41,13 +41,9 @@ const errorHeaders: Partial<Record<ErrorCode, Record<string, ResponseHeader>>> =
 };
 
 /** The example a schema declares; for a list, a list of its item's example. */
-export const exampleOf = (schema: z.ZodType): unknown => {
-	const { example } = getOpenApiMetadata(schema);
-	if (example === undefined && schema instanceof z.ZodArray) {
-		return [exampleOf(schema.element as z.ZodType)];
-	}
-	return example;
-};
+export const exampleOf = (schema: z.ZodType): unknown =>
+	getOpenApiMetadata(schema).example ??
+	(schema instanceof z.ZodArray ? [exampleOf(schema.element as z.ZodType)] : undefined);
 
 /** A JSON response or request content entry, for route definitions, with its schema's example. */
 export const jsonContent = <T extends z.ZodType>(

@@ -37,15 +37,10 @@ export const placeOrder = async (ctx: WriteContext, placement: NewOrder) => {
 	const forSale = pet.has(db, petId, eq(pets.status, "available"));
 	const inStock = inventoryItem.has(db, petId, gte(inventory.quantity, quantity));
 	const keyed = idempotencyRecord(ctx, order);
-	const shipDate = placement.shipDate ?? new Date(now).toISOString();
+	const placed = { ...placement, shipDate: placement.shipDate ?? new Date(now).toISOString() };
 	const probe = await runWrite(db, {
 		before: keyed.forget,
-		write: insertWhere(
-			db,
-			orders,
-			{ ...placement, shipDate },
-			and(petExists, forSale, inStock, keyed.unused),
-		),
+		write: insertWhere(db, orders, placed, and(petExists, forSale, inStock, keyed.unused)),
 		after: [
 			setStock(db, petId, sql`${inventory.quantity} - ${quantity}`, afterChange),
 			eventRow(ctx, "order.placed", order, order.newest),
