@@ -25,10 +25,9 @@ const rpcError = (c: Context, status: number, error: RpcError, id: unknown = nul
 	c.json({ jsonrpc: "2.0", id, error }, status as ContentfulStatusCode);
 
 /**
- * Why `/mcp` refuses a message before serving it, if it does: a header that belies the body (a gateway may route on
- * them; the SDK says when the current revision lacks them), or a revision it does not serve. The current revision
- * names itself in `_meta` (the SDK checks the header), a 2025 one in the header; an `initialize` negotiates, so only
- * a newer header is refused.
+ * Why `/mcp` refuses a message before serving it: a header belying the body (a gateway may route on them; the SDK
+ * says when the current revision lacks them), or a revision not served: the current one names itself in `_meta`, a
+ * 2025 one in the header; an `initialize` negotiates, so only a newer header is refused.
  */
 const refusalOf = (message: Message, req: HonoRequest, called: unknown): RpcError | undefined => {
 	const mismatch = (what: string) => ({ code: -32020, message: `Header mismatch: ${what}.` });
@@ -70,9 +69,8 @@ const clientOf = async (c: Context<AppEnv>, credential: string) => {
 };
 
 /**
- * Who a `/mcp` request acts as, if it may call the tool it names; else an HTTP refusal, where an OAuth client looks:
- * 401 saying where to sign in and what scope to ask, or 403 `insufficient_scope` to an OAuth token (it can step up).
- * A key or the root token lacking the scope gets the operation's own `forbidden`, a tool error: it cannot step up.
+ * Who a `/mcp` request acts as, if it may call the tool it names; else 401 (where to sign in, which scope), or 403
+ * `insufficient_scope` to an OAuth token, which can step up: a key or the root token gets the tool error `forbidden`.
  */
 const authorize = async (c: Context<AppEnv>, tool: ApiTool | undefined, id: unknown) => {
 	/** A refusal an OAuth client acts on (RFC 6750 §3, RFC 9728 §5.1), as the JSON-RPC error it also reads. */
@@ -100,10 +98,7 @@ const authorize = async (c: Context<AppEnv>, tool: ApiTool | undefined, id: unkn
 	return { client };
 };
 
-/**
- * The door of `/mcp`: refuses a page of an origin neither the API's own nor one of `MCP_ALLOWED_ORIGINS` (the MCP
- * transport's guard against DNS rebinding), and answers what the API refuses on the way in as a JSON-RPC error.
- */
+/** `/mcp`'s door: only pages of the API's origin or `MCP_ALLOWED_ORIGINS` (against DNS rebinding); errors in JSON-RPC. */
 export const mcpDoor: MiddlewareHandler<AppEnv> = async (c, next) => {
 	c.header("Cache-Control", "no-store");
 	const origin = c.req.header("origin");

@@ -109,7 +109,6 @@ const partsOf = (tool: ApiTool, args: unknown) => {
 		if (why) problems.push({ path: `${place}.${name}`, message: why });
 		else text[place][name] = asText(value);
 	}
-	/** Whether `value` passes `schema`; if not, its problems are added. */
 	const check = (schema: unknown, value: unknown, target: string) => {
 		const result = (schema as z.ZodType | undefined)?.safeParse(value);
 		if (result?.success !== false) return true;

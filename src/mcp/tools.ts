@@ -36,7 +36,6 @@ export type ApiTool = {
 const secretNote =
 	"The answer leaves out `secret`, which is shown once over REST only (a new one by `POST /webhooks/{webhookId}/rotate-secret`): a secret never passes through a model's context.";
 
-/** What a tool's `cursor` argument is, where a page is `{ items, nextCursor }`. */
 const cursorDescription = "The `nextCursor` of the previous page: omit it for the first page.";
 
 const withoutSecret = ({ properties, required, ...schema }: Schema): Schema => {
@@ -180,8 +179,7 @@ const toolOf = (route: RouteConfig, operation: Operation, schemas: Schemas): Api
 				required: args.filter((arg) => arg.required).map((arg) => arg.name),
 				additionalProperties: false,
 			},
-			// A refusal is a tool error carrying the `Error`, which some clients (the Inspector) hold to it too: it is
-			// given by the members it always has, as the description names the codes this tool may meet.
+			// Some clients (the Inspector) check a tool error, the `Error`, too: by the members it always has.
 			...(success && { outputSchema: { type: "object", anyOf: [page(success), refusal] } }),
 			annotations: {
 				readOnlyHint: !isWrite(method),

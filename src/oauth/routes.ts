@@ -71,10 +71,7 @@ const authRequestOf = async (c: Context<AppEnv>, query: string) => {
 /** The scopes an agent's request asks for: those it names, or, naming none, every scope an agent may hold. */
 const askedScopes = (request: AuthRequest) => (request.scope.length ? request.scope : agentScopes);
 
-/**
- * The scopes of the grants of `userId` a consent to `request` replaces, as `completeAuthorization` decides: the same
- * client and resource, and for a client id URL (one for every installation of the client) the same redirect URI.
- */
+/** The scopes of the grants of `userId` a consent to `request` replaces, as `completeAuthorization` decides. */
 const scopesReplaced = async (api: OAuthHelpers, userId: string, request: AuthRequest) => {
 	const held: string[] = [];
 	let cursor: string | undefined;
@@ -84,6 +81,7 @@ const scopesReplaced = async (api: OAuthHelpers, userId: string, request: AuthRe
 			const replaced =
 				grant.clientId === request.clientId &&
 				grant.resource === request.resource &&
+				// A client id URL is one for every installation of the client: the redirect URI tells them apart.
 				(!/^https:/i.test(request.clientId) || grant.redirectUri === request.redirectUri);
 			if (replaced) held.push(...grant.scope);
 		}

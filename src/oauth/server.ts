@@ -13,9 +13,8 @@ import { destinationRefusal, isLoopbackHost, urlProblem } from "../http/public-h
 import { type Scope, scopes } from "../models/scopes";
 import { name } from "../models/text";
 
-// OAuth 2.1 for hosted agents on /mcp (MCP authorization): Cloudflare's workers-oauth-provider is the authorization
-// server (metadata, token, registration, client metadata documents, PKCE, refresh rotation, storage in OAUTH_KV);
-// the consent page is ours (src/oauth/routes.ts), and so is the resource side (src/mcp/, src/http/auth.ts).
+// OAuth 2.1 for hosted agents on /mcp: Cloudflare's workers-oauth-provider is the authorization server (storage in
+// OAUTH_KV); the consent page (src/oauth/routes.ts) and the resource side (src/mcp/, src/http/auth.ts) are ours.
 
 /** The OAuth endpoints the library serves, and the consent page, which is ours. */
 export const oauthPaths = {
@@ -148,10 +147,7 @@ export const authorizationServer = (origin: string) => {
 	return server;
 };
 
-/**
- * Why `clientId`, a URL the library would fetch (a client metadata document), may not be fetched, if not: webhook
- * URLs' public-host rules, checked on the name as it resolves now.
- */
+/** Why the library may not fetch `clientId`, a client metadata document's URL: public-host rules, as it resolves now. */
 export const clientIdRefusal = async (clientId: string | null | undefined, env: Env) => {
 	if (!clientId || !/^https?:/i.test(clientId)) return undefined;
 	const problem = urlProblem(clientId, env);
