@@ -1,5 +1,4 @@
-// A webhook's endpoint: the Durable Object that delivers its events (src/webhooks/endpoint/durable-object.ts), and
-// the config it delivers with, read from D1 by the sweep and by the webhook operations that change it.
+// A webhook's endpoint (its Durable Object) and the config it delivers with, read from D1 by the sweep and operations.
 
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";

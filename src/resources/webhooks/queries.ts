@@ -19,8 +19,7 @@ import { configOf, endpointAt, endpointColumns, endpointOf } from "../../webhook
 import { replayedSecret } from "../../webhooks/secrets/replayed-secret";
 import { type SealedSecret, sealSecret } from "../../webhooks/secrets/secret-box";
 
-// The webhook operations: each changes the webhook's row in D1 and tells its Durable Object, and answers the webhook
-// with its delivery state (which its Durable Object keeps, outside its ETag).
+// Each webhook operation writes D1, tells the Durable Object and answers its delivery state (kept there, not in ETags).
 
 /** The URL as stored, normalised; a `validation_error` on `body.url` where `env` may not deliver to it. */
 const storableUrl = (url: string, env: Env) => {
@@ -157,10 +156,7 @@ export const replayWebhook = async ({ ctx, env, id, owned }: Change, after: numb
 	await endpointOf(env, id).replay(config, { after, events, createdAt }, ctx.now);
 };
 
-// Revoking a key disables its webhooks in the batch that revokes it (src/resources/keys/queries.ts): read them
-// first, disable them in the batch, then pause their endpoints.
-
-/** The enabled webhooks of key `owner`, each with its endpoint's delivery state. */
+/** The enabled webhooks of key `owner` with their delivery states, read before its revocation (keys/queries.ts). */
 export const enabledWebhooksOf = async (db: Db, env: Env, owner: number) => {
 	const enabled = await db
 		.select({ id: webhooks.id })

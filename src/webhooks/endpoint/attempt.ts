@@ -41,10 +41,7 @@ export const nextAttemptAt = (attempt: number, now: number, retryAfterMs = 0) =>
 	return now + Math.round(Math.max(wait * (1 + jitter * Math.random()), retryAfterMs));
 };
 
-/**
- * The `webhook-signature` header, per Standard Webhooks: for each secret, newest first and space-separated, `v1,`
- * and the base64 HMAC-SHA256 of `id.timestamp.body`, keyed by the bytes of the `whsec_` secret.
- */
+/** The `webhook-signature` header, per Standard Webhooks: one `v1,` signature per secret, newest first. */
 const sign = async (secrets: string[], id: string, timestamp: number, body: string) => {
 	const signed = encoder.encode(`${id}.${timestamp}.${body}`);
 	const signatures = secrets.map(async (secret) => {

@@ -5,8 +5,6 @@ import { webhooks } from "../../db/schema";
 import { eventRow, runWrite } from "../../db/write";
 import type { DeliveryState } from "../../models/webhook";
 
-// A webhook its endpoint gives up on (410 Gone, or failing too long) is disabled in D1, with its event.
-
 /** What `webhook.disabled` says of webhook `id`: its id and state, `delivery` being its endpoint's. */
 export const disabledEvent = (id: number, delivery: DeliveryState) => ({
 	subject: webhook.pathOf(id),

@@ -4,8 +4,7 @@ import type { EventType } from "../../models/event-types";
 import type { DeliveryOutcome } from "../../models/webhook-delivery";
 import type { EndpointConfig } from "../endpoint-config";
 
-// A webhook's Durable Object storage (SQLite, private to the object): `npm run db:generate` writes its migrations
-// into drizzle/webhook-endpoint, and an object applies those it lacks when it starts.
+// A webhook's Durable Object storage (SQLite): `npm run db:generate` writes its migrations to drizzle/webhook-endpoint.
 
 /** One row: the endpoint's config and delivery state. */
 export const endpoint = sqliteTable(

@@ -18,7 +18,6 @@ export const nudgeOrWarn = (queue: Queue<WebhookMessage>, fields: Parameters<typ
 /** After a successful write, nudges the queue once the response is sent (else the every-minute Cron sweeps). */
 export const nudgeOutbox: MiddlewareHandler<AppEnv> = async (c, next) => {
 	await next();
-	// Reads record nothing.
 	if (!isWrite(c.req.method) || !c.res.ok) return;
 	// The write is committed whatever happens here.
 	c.executionCtx.waitUntil(nudgeOrWarn(c.env.WEBHOOK_QUEUE, { requestId: c.var.requestId }));

@@ -28,7 +28,6 @@ export const orUnreadable = <T>(opening: Promise<T>) =>
 const version = "v2";
 const minKeyLength = 32;
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 // `v1` is part of the derivation's label: keeping it keeps every key, and so every `v1.` value, as it was.
 const deriveKey = async (material: string) =>
@@ -107,7 +106,7 @@ export const openSecret = async (sealed: string, env: KeyEnv) => {
 				key,
 				Uint8Array.fromBase64(ciphertext),
 			);
-			return decoder.decode(plain);
+			return new TextDecoder().decode(plain);
 		} catch {
 			// Another key, or a value that is not ours: the next candidate, if any, may open it.
 		}
