@@ -452,6 +452,12 @@ median across rounds; the app/floor ratio is taken per round, then its median, w
 round as percentages of it: its spread. The app runs unminified, so that its modules can be told apart, and
 without its queue consumer, so that the profile is the request's own work.
 
+What the app spends beyond the floor is its framework's work the floor leaves out: drizzle building each
+statement on every request (the most, on writes), Hono's routing and middleware, zod's validation, the token's
+digest. drizzle's prepared statements cannot take that away here: one is bound to the D1 session it was prepared
+on (the API opens one per request, for its bookmark), and \`db.batch\`, which every write is, takes none
+([drizzle-orm#2197](https://github.com/drizzle-team/drizzle-orm/issues/2197)).
+
 ## Memory under \`wrangler dev\`
 
 ${markdownTable([
