@@ -5,6 +5,7 @@ import { type AppRouteHandler, createRouter } from "../../http/router";
 import { writeContext } from "../../http/write-context";
 import { byId } from "../../models/id";
 import { readOne, readPage } from "../reads";
+import { listPets } from "./list";
 import * as queries from "./queries";
 import * as routes from "./routes";
 
@@ -19,7 +20,7 @@ const update =
 	};
 
 export const petsRouter = createRouter()
-	.openapi(routes.listPets, readPage(queries.listPets, byId))
+	.openapi(routes.listPets, readPage(listPets, byId))
 	.openapi(routes.createPet, async (c) => {
 		const created = await queries.createPet(writeContext(c), c.req.valid("json"));
 		const headers = createdHeaders(pet.pathOf(created.pet.id), created.replayed);
