@@ -22,7 +22,14 @@ export const info = {
 	title: "Petstore API",
 	version: "1.0.0",
 	description:
-		"Pets, their categories, store orders and stock inventory, on Cloudflare Workers and D1.\n\n**Agents:** every operation is also a tool of the Model Context Protocol, served at `/mcp` on this origin (Streamable HTTP, stateless): the tool is named by the `operationId`, takes the path, query and header parameters and a `body`, and answers what the operation answers (a list as `{ items, nextCursor }`: pass `nextCursor` as `cursor` for the next page). A refusal is a tool error carrying the API's `Error` (`code`, `message`, `status`, `details`): a tool names its own codes, and any may answer `validation_error`, `rate_limited` or `unavailable`. Write tools need the same bearer token, sent in the MCP request's `Authorization` header.",
+		"Pets, their categories, store orders and stock inventory, on Cloudflare Workers and D1.\n\n" +
+		"**Agents:** every operation is also a tool of the Model Context Protocol, served at `/mcp` on this origin " +
+		"(Streamable HTTP, stateless): the tool is named by the `operationId`, takes the path, query and header " +
+		"parameters and a `body`, and answers what the operation answers (a list as `{ items, nextCursor }`: pass " +
+		"`nextCursor` as `cursor` for the next page). A refusal is a tool error carrying the API's `Error` " +
+		"(`code`, `message`, `status`, `details`): a tool names its own codes, and any may answer " +
+		"`validation_error`, `rate_limited` or `unavailable`. Write tools need the same bearer token, sent in the " +
+		"MCP request's `Authorization` header.",
 	contact: { name: "Petstore API team", email: "api@petstore.example" },
 	license: { name: "Proprietary", url: "https://petstore.example/terms" },
 };
@@ -38,7 +45,10 @@ const documented = (tag: Omit<Tag, "parent"> & { parent?: string }) => ({
 	...(tag.parent && { "x-parent": tag.parent }),
 });
 
-/** The document's metadata for `app`: its operations' tags in order of registration, under their groups (`x-parent`, `x-tagGroups`). */
+/**
+ * The document's metadata for `app`: the tags its operations carry, in order of registration, each under its group
+ * (`x-parent`), and the same grouping as `x-tagGroups`, for renderers that read those instead.
+ */
 export const documentFor = (app: OpenAPIHono<AppEnv>) => {
 	const tags = [
 		...new Map(

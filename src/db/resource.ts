@@ -46,7 +46,7 @@ const objectOf = (entries: [string, SQLiteColumn][]) =>
 
 /**
  * The projection's row as the API answers it, as JSON built in SQL: booleans as booleans, a nullable column left out
- * when null (`json_patch` drops null members, which no nullable JSON column holds). Every answer is this.
+ * when null (`json_patch` drops null members, so no resource has a nullable JSON column). Every answer is this.
  */
 export const jsonObject = (projection: Projection) => {
 	const entries = Object.entries(projection);

@@ -149,7 +149,10 @@ export const webhooks = sqliteTable(
 			.default(sql`'[]'`),
 		createdAt: text("created_at").notNull(),
 		disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
-		/** Set when its Durable Object refused a hand-off: the sweep replays every event after this id to it alone. */
+		/**
+		 * Set when its Durable Object refused a hand-off: the sweep replays the events after this id to it alone, so
+		 * one endpoint that fails never holds back another's.
+		 */
 		handOffAfter: integer("hand_off_after"),
 		/** The API key that created it (src/http/auth.ts); null for the root token. Only its owner sees it. */
 		owner: integer("owner"),

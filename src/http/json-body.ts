@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../models/error";
 
-// RFC 9110 §8.3.1: type "/" subtype *( OWS ";" OWS [ token "=" ( token / quoted-string ) ] ), names case-insensitive.
+// RFC 9110 §8.3.1: media-type = type "/" subtype *( OWS ";" OWS [ parameter ] ), a parameter being
+// token "=" ( token / quoted-string ), names case-insensitive.
 const token = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const quoted = '"(?:[\\t !#-\\[\\]-~\\x80-\\xff]|\\\\[\\t -~\\x80-\\xff])*"';
 const mediaTypePattern = new RegExp(
@@ -37,7 +38,10 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 const notJson = () =>
 	new ApiError("unsupported_media_type", "The request body must be application/json in UTF-8.");
 
-/** JSON bodies (`/mcp`'s too) are UTF-8 `application/json` (RFC 8259 §8.1): else 415, or 400 for bytes not UTF-8 (never U+FFFD). */
+/**
+ * Every JSON body, `/mcp`'s included, is `application/json` in UTF-8 (RFC 8259 §8.1): `+json` dialects and other
+ * charsets are 415; bytes not UTF-8 are 400 `malformed_json`, never stored as U+FFFD.
+ */
 export const utf8Json: MiddlewareHandler = async (c, next) => {
 	const contentType = c.req.header("content-type");
 	if (contentType && c.req.raw.body && /json/i.test(contentType)) {

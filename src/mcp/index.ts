@@ -127,6 +127,7 @@ export const mcpDoor: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 	let tools: Map<string, ApiTool> | undefined;
 	return async (c) => {
+		// Spent once, while the message is read: a call's operation waits for it, and spends none again.
 		const spent = spendReads(c);
 		spent.catch(() => {});
 		const message = parseJson(await c.req.text()) as Message;

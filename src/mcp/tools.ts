@@ -55,7 +55,7 @@ const withoutEnum = (schema: Schema, name: string) => {
 	return JSON.stringify({ ...schema, properties: { ...propertiesOf(schema), [name]: property } });
 };
 
-/** `a` with the `enum` of the one property in which it differs from `b` widened, when that `enum` is all that differs. */
+/** `a` with the `enum` of the one property in which it differs from `b` widened; undefined unless that is all. */
 const widened = (a: Schema, b: Schema) => {
 	for (const [name, one] of Object.entries(propertiesOf(a))) {
 		const other = propertiesOf(b)[name];

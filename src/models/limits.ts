@@ -30,7 +30,10 @@ export const durations = {
 	eventRetention: 30 * day,
 	/** A receiver has this long to answer a delivery. */
 	deliveryTimeout: 15 * second,
-	/** The wait after each failed attempt (with jitter): a 30-second outage is caught up within a minute; the last try is at 25 hours. */
+	/**
+	 * The wait after each failed attempt (with jitter): an endpoint down for half a minute gets its events within a
+	 * minute of coming back, and one down for a day still gets them (the last try 25 hours after the first).
+	 */
 	retryDelays: [
 		5 * second,
 		30 * second,

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 
-// Text is stored exactly as accepted: lone surrogates would be replaced on the way to SQLite, whose length() (the CHECKs') stops at a NUL.
+// Text is stored exactly as accepted: lone surrogates would be replaced on the way to SQLite, and SQLite's
+// length() (which the table CHECKs use) stops at a NUL.
 
 /** Free text up to `max` UTF-16 code units: well-formed Unicode without NUL. */
 export const text = (max: number) =>

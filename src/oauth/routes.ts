@@ -59,7 +59,7 @@ const oauthApi = (c: Context<AppEnv>) =>
 /** The request the page was opened with, validated by the library after our client id check; else its refusal. */
 const authRequestOf = async (c: Context<AppEnv>, query: string) => {
 	const request = new Request(`${new URL(c.req.url).origin}${oauthPaths.authorize}?${query}`);
-	const refusal = await clientIdRefusal(new URL(request.url).searchParams.get("client_id"), c.env);
+	const refusal = await clientIdRefusal(new URLSearchParams(query).get("client_id"), c.env);
 	if (refusal) return refused(c, new Error(refusal));
 	try {
 		return await oauthApi(c).parseAuthRequest(request);

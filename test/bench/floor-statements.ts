@@ -23,7 +23,7 @@ export const readPet: Statement<{ petId: number }> = {
 /** POST /pets: the pet, its inventory item and its event, in one batch, then the probe: the pet, or why not. */
 export const createPet = {
 	pet: {
-		sql: `insert into "pets" ("id", "name", "name_key", "category_id", "status", "version") select null as "id", ? as "name", ? as "nameKey", ? as "categoryId", ? as "status", ? as "version" from (select 1) where exists (select "id" from "categories" where "categories"."id" = ?) on conflict do nothing`,
+		sql: `insert into "pets" ("id", "name", "name_key", "category_id", "status", "version") select null as "id", ? as "name", ? as "nameKey", ? as "categoryId", ? as "status", ? as "version" from (select 1) where exists (select 1 from "categories" where "categories"."id" = ?) on conflict do nothing`,
 		params: ({ name, categoryId, status = "available" }) => [
 			name,
 			nameKey(name),
@@ -42,7 +42,7 @@ export const createPet = {
 		params: ({ now }) => ["pet.created", "/pets/", now],
 	},
 	probe: {
-		sql: `select (select json_object('answer', json_object('id', "pets"."id", 'name', "pets"."name", 'categoryId', "pets"."category_id", 'status', "pets"."status"), 'etag', '"' || "pets"."version" || '"') from "pets" where "pets"."id" = (select max("pets"."id") from "pets")) as "pet", exists (select "id" from "categories" where "categories"."id" = ?) as "inCategory", null as "stored" from (select 1)`,
+		sql: `select (select json_object('answer', json_object('id', "pets"."id", 'name', "pets"."name", 'categoryId', "pets"."category_id", 'status', "pets"."status"), 'etag', '"' || "pets"."version" || '"') from "pets" where "pets"."id" = (select max("pets"."id") from "pets")) as "pet", exists (select 1 from "categories" where "categories"."id" = ?) as "inCategory", null as "stored" from (select 1)`,
 		params: ({ categoryId }) => [categoryId],
 	},
 } satisfies Steps<{ name: string; categoryId: number; status?: string }>;
@@ -59,7 +59,7 @@ const petChecks = ({ petId, quantity }: { petId: number; quantity: number }) => 
 /** POST /store/orders: the order, the stock it takes, its events, then the probe: the order, or why not. */
 export const placeOrder = {
 	order: {
-		sql: `insert into "orders" ("id", "pet_id", "quantity", "ship_date", "complete", "version") select null as "id", ? as "petId", ? as "quantity", ? as "shipDate", ? as "complete", ? as "version" from (select 1) where (exists (select "id" from "pets" where "pets"."id" = ?) and exists (select "id" from "pets" where ("pets"."id" = ? and "pets"."status" = ?)) and exists (select "pet_id" from "inventory" where ("inventory"."pet_id" = ? and "inventory"."quantity" >= ?))) on conflict do nothing`,
+		sql: `insert into "orders" ("id", "pet_id", "quantity", "ship_date", "complete", "version") select null as "id", ? as "petId", ? as "quantity", ? as "shipDate", ? as "complete", ? as "version" from (select 1) where (exists (select 1 from "pets" where "pets"."id" = ?) and exists (select 1 from "pets" where ("pets"."id" = ? and "pets"."status" = ?)) and exists (select 1 from "inventory" inner join "pets" on "pets"."id" = "inventory"."pet_id" where ("inventory"."pet_id" = ? and "inventory"."quantity" >= ?))) on conflict do nothing`,
 		params: (input) => [
 			input.petId,
 			input.quantity,
@@ -82,7 +82,7 @@ export const placeOrder = {
 		params: ({ petId, now }) => ["inventory.updated", "/store/inventory/", now, petId],
 	},
 	probe: {
-		sql: `select (select json_object('answer', json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" IS NULL THEN NULL WHEN "orders"."complete" THEN 'true' ELSE 'false' END)), 'etag', '"' || "orders"."version" || '"') from "orders" where "orders"."id" = (select max("orders"."id") from "orders")) as "order", exists (select "id" from "pets" where "pets"."id" = ?) as "petExists", exists (select "id" from "pets" where ("pets"."id" = ? and "pets"."status" = ?)) as "forSale", exists (select "pet_id" from "inventory" where ("inventory"."pet_id" = ? and "inventory"."quantity" >= ?)) as "inStock", null as "stored" from (select 1)`,
+		sql: `select (select json_object('answer', json_object('id', "orders"."id", 'petId', "orders"."pet_id", 'quantity', "orders"."quantity", 'shipDate', "orders"."ship_date", 'complete', json(CASE WHEN "orders"."complete" IS NULL THEN NULL WHEN "orders"."complete" THEN 'true' ELSE 'false' END)), 'etag', '"' || "orders"."version" || '"') from "orders" where "orders"."id" = (select max("orders"."id") from "orders")) as "order", exists (select 1 from "pets" where "pets"."id" = ?) as "petExists", exists (select 1 from "pets" where ("pets"."id" = ? and "pets"."status" = ?)) as "forSale", exists (select 1 from "inventory" inner join "pets" on "pets"."id" = "inventory"."pet_id" where ("inventory"."pet_id" = ? and "inventory"."quantity" >= ?)) as "inStock", null as "stored" from (select 1)`,
 		params: petChecks,
 	},
 } satisfies Steps<{ petId: number; quantity: number; shipDate?: string }>;

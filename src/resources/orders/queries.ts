@@ -29,7 +29,10 @@ export const listOrders = (db: Db, filter: OrderFilter): Promise<Order[]> =>
 		),
 	);
 
-/** Places an order while its pet exists, is for sale and has the stock, taking that stock in one batch. */
+/**
+ * Places an order in one atomic batch: the order, only while its pet exists, is for sale and has the stock (and its
+ * `Idempotency-Key` is unused), then the stock it takes and its events. The ship date defaults to now.
+ */
 export const placeOrder = async (ctx: WriteContext, placement: NewOrder) => {
 	const { db, now } = ctx;
 	const { petId, quantity } = placement;

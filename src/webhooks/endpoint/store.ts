@@ -47,10 +47,14 @@ export const endpointStore = async (storage: DurableObjectStorage) => {
 				.run();
 		},
 
-		/** Holds new deliveries due at `now` (not one held, or settled within a day); logged `held` while `disabled`. */
+		/**
+		 * Holds new deliveries due at `now` (an event already held, or settled within a day, is not); while `disabled`,
+		 * records each as held.
+		 */
 		hold: (held: Delivery[], now: number, disabled: boolean) => {
 			const written = insert(held, now, false);
-			for (const eventId of disabled ? written : []) {
+			if (!disabled) return;
+			for (const eventId of written) {
 				db.insert(attempts)
 					.values({
 						eventId,

@@ -12,7 +12,7 @@ export const nudge = async (queue: Queue<WebhookMessage>) => queue.send({ kind: 
 /** {@link nudge}, whose failure is only logged, with `fields`: the outbox waits for the next sweep. */
 export const nudgeOrWarn = (queue: Queue<WebhookMessage>, fields: Parameters<typeof log>[1]) =>
 	nudge(queue).catch((error) =>
-		log("warn", { part: "queue", ...fields, error: `webhook queue not nudged: ${error}` }),
+		log("warn", { ...fields, part: "queue", error: `webhook queue not nudged: ${error}` }),
 	);
 
 /** After a successful write, nudges the queue once the response is sent (else the every-minute Cron sweeps). */
