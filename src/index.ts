@@ -1,6 +1,6 @@
 import { createApp } from "./app";
 import { scheduled } from "./scheduled";
-import { consume } from "./webhooks/outbox/consumer";
+import { consume } from "./webhooks/outbox/events";
 import type { WebhookMessage } from "./webhooks/outbox/nudge";
 
 export { WebhookEndpoint } from "./webhooks/endpoint/durable-object";

@@ -9,8 +9,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readRetryBudgetMs } from "../src/http/router";
 import { endpointOf } from "../src/webhooks/endpoint-config";
-import { consume } from "../src/webhooks/outbox/consumer";
-import { waitingEvents } from "../src/webhooks/outbox/events";
+import { consume, waitingEvents } from "../src/webhooks/outbox/events";
 import type { WebhookMessage } from "../src/webhooks/outbox/nudge";
 import {
 	api,

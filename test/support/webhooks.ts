@@ -12,7 +12,7 @@ import { expect, vi } from "vitest";
 import worker from "../../src/index";
 import type { WebhookDelivery } from "../../src/models/webhook-delivery";
 import { endpointOf } from "../../src/webhooks/endpoint-config";
-import { consume } from "../../src/webhooks/outbox/consumer";
+import { consume } from "../../src/webhooks/outbox/events";
 import type { WebhookMessage } from "../../src/webhooks/outbox/nudge";
 import { api, collectPages, createCategory, send } from "./api";
 

@@ -2,9 +2,11 @@ import { and, asc, eq, gt, gte, inArray, isNull, type SQL, sql } from "drizzle-o
 import { drizzle } from "drizzle-orm/d1";
 import type { Db } from "../../db/client";
 import { events, webhooks } from "../../db/schema";
-import { log } from "../../http/log";
+import { log, loggable } from "../../http/log";
+import { failedPart } from "../../http/platform";
 import type { EventType } from "../../models/event-types";
 import { configOf, endpointColumns, endpointOf } from "../endpoint-config";
+import type { WebhookMessage } from "./nudge";
 
 // The outbox (the `events` table): what waits to be handed over, the sweep that hands it over, what a replay re-sends.
 
@@ -117,5 +119,16 @@ export const sweep = async (env: Env, now: number) => {
 		);
 		await db.batch([markHandedOver(db, waiting, now), ...marks.flat()]);
 		if (waiting.length < sweepSize) return;
+	}
+};
+
+/** The webhook queue's consumer: one sweep per batch; one that fails is logged and its batch retried. */
+export const consume = async (batch: MessageBatch<WebhookMessage>, env: Env, now: number) => {
+	try {
+		await sweep(env, now);
+		batch.ackAll();
+	} catch (error) {
+		log("error", { part: failedPart(error), error: loggable(error) });
+		batch.retryAll();
 	}
 };
