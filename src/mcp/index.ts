@@ -144,10 +144,7 @@ export const mcp = (app: OpenAPIHono<AppEnv>): Handler<AppEnv> => {
 		const name = message.method === "tools/call" ? message.params?.name : undefined;
 		const tool = typeof name === "string" ? tools.get(name) : undefined;
 		const authorized = await authorize(c, tool, message.id);
-		if (authorized instanceof Response) {
-			await spent;
-			return authorized;
-		}
+		if (authorized instanceof Response) return spent.then(() => authorized);
 		const headers = new Headers({ "x-request-id": c.var.requestId });
 		const address = c.req.header("cf-connecting-ip");
 		if (address) headers.set("cf-connecting-ip", address);

@@ -101,13 +101,12 @@ const partsOf = (tool: ApiTool, args: unknown) => {
 		if (!place) problems.push({ path: `arguments.${name}`, message: "Unknown argument." });
 		// `null` for an optional argument is how many clients say "not given".
 		if (!place || value === undefined || (value === null && !required.includes(name))) continue;
-		if (place === "body") {
-			body = withoutNulls(value, properties[name]);
-			continue;
+		if (place === "body") body = withoutNulls(value, properties[name]);
+		else {
+			const why = mistyped(properties[name], value);
+			if (why) problems.push({ path: `${place}.${name}`, message: why });
+			else text[place][name] = asText(value);
 		}
-		const why = mistyped(properties[name], value);
-		if (why) problems.push({ path: `${place}.${name}`, message: why });
-		else text[place][name] = asText(value);
 	}
 	const check = (schema: unknown, value: unknown, target: string) => {
 		const result = (schema as z.ZodType | undefined)?.safeParse(value);

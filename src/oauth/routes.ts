@@ -61,11 +61,9 @@ const authRequestOf = async (c: Context<AppEnv>, query: string) => {
 	const request = new Request(`${new URL(c.req.url).origin}${oauthPaths.authorize}?${query}`);
 	const refusal = await clientIdRefusal(new URLSearchParams(query).get("client_id"), c.env);
 	if (refusal) return refused(c, new Error(refusal));
-	try {
-		return await oauthApi(c).parseAuthRequest(request);
-	} catch (error) {
-		return refused(c, error);
-	}
+	return oauthApi(c)
+		.parseAuthRequest(request)
+		.catch((error) => refused(c, error));
 };
 
 /** The scopes an agent's request asks for: those it names, or, naming none, every scope an agent may hold. */

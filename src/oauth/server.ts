@@ -182,6 +182,5 @@ export const serveOAuth = async (request: Request, env: Env, ctx: ExecutionConte
 	if (refusal !== undefined) return oauthError("invalid_client", refusal);
 	// The library tells its token callback the scope a request asked only as it narrowed it: this tells it as asked.
 	const asked = form?.get("scope")?.split(" ").filter(Boolean);
-	const server = authorizationServer(url.origin);
-	return server.fetch(request, { ...env, ASKED_SCOPE: asked }, ctx);
+	return authorizationServer(url.origin).fetch(request, { ...env, ASKED_SCOPE: asked }, ctx);
 };

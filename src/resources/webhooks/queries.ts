@@ -65,7 +65,6 @@ export const createWebhook = async (
 	const owner = client.key ?? null;
 	const url = storableUrl(body.url, env);
 	const secret = newSecret();
-	const sealed = await sealSecret(secret, env);
 	const createdAt = new Date(now).toISOString();
 	const theirs = owner === null ? isNull(webhooks.owner) : eq(webhooks.owner, owner);
 	// One statement counts and inserts, so two creations cannot both pass the count.
@@ -73,7 +72,7 @@ export const createWebhook = async (
 	// The record keeps the sealed secret, which a replay shows while the webhook still signs with it.
 	const withSecret = sql`json_set(${webhook.json}, '$.secret', ${webhooks.secret})`;
 	const keyed = idempotencyRecord(ctx, webhook, withSecret);
-	const values = { ...body, url, secret: sealed, createdAt, owner };
+	const values = { ...body, url, secret: await sealSecret(secret, env), createdAt, owner };
 	const probe = await runWrite(db, {
 		before: keyed.forget,
 		write: insertWhere(db, webhooks, values, and(underLimit, keyed.unused)),
@@ -162,11 +161,8 @@ export const enabledWebhooksOf = async (db: Db, env: Env, owner: number) => {
 		.select({ id: webhooks.id })
 		.from(webhooks)
 		.where(and(eq(webhooks.owner, owner), eq(webhooks.disabled, false)));
-	return new Map(
-		await Promise.all(
-			enabled.map(async ({ id }) => [id, await endpointOf(env, id).deliveryState()] as const),
-		),
-	);
+	const states = await Promise.all(enabled.map((row) => withDeliveryState(env, row)));
+	return new Map(states.map(({ id, ...delivery }) => [id, delivery]));
 };
 
 /**

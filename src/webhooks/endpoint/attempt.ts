@@ -7,7 +7,6 @@ const jitter = 0.2;
 /** Statuses whose `Retry-After` is honoured: the receiver says when it can take more. */
 const throttled = new Set([429, 503]);
 const hmac = { name: "HMAC", hash: "SHA-256" };
-const encoder = new TextEncoder();
 
 /** What one attempt came to; `retryAfterMs` when a 429 or 503 said when to come back. */
 export type AttemptResult = {
@@ -43,7 +42,7 @@ export const nextAttemptAt = (attempt: number, now: number, retryAfterMs = 0) =>
 
 /** The `webhook-signature` header, per Standard Webhooks: one `v1,` signature per secret, newest first. */
 const sign = async (secrets: string[], id: string, timestamp: number, body: string) => {
-	const signed = encoder.encode(`${id}.${timestamp}.${body}`);
+	const signed = new TextEncoder().encode(`${id}.${timestamp}.${body}`);
 	const signatures = secrets.map(async (secret) => {
 		const bytes = Uint8Array.fromBase64(secret.slice("whsec_".length));
 		const key = await crypto.subtle.importKey("raw", bytes, hmac, false, ["sign"]);
@@ -83,12 +82,11 @@ export const attempt = async (
 			signal: AbortSignal.timeout(durations.deliveryTimeout),
 		});
 		await answer.body?.cancel();
-		const ok = answer.status >= 200 && answer.status < 300;
 		return {
-			ok,
+			ok: answer.ok,
 			status: answer.status,
 			durationMs: durationMs(),
-			error: ok ? null : failureOf(answer),
+			error: answer.ok ? null : failureOf(answer),
 			retryAfterMs: retryAfter(answer, now),
 		};
 	} catch (error) {

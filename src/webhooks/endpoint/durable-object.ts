@@ -61,8 +61,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 	async catchUp(config: EndpointConfig, disabled: boolean, now: number) {
 		const held = this.store.endpoint();
 		if (held === undefined || held.version >= config.version) return;
-		this.store.configure(config, held.disabled === disabled ? undefined : disabled);
-		await this.schedule(now);
+		await this.configure(config, now, held.disabled === disabled ? undefined : disabled);
 	}
 
 	/** Re-sends the events the webhook receives after event `after`, read from D1 a page per run. */
@@ -185,7 +184,6 @@ export class WebhookEndpoint extends DurableObject<Env> {
 
 	/** Forgets everything but that the webhook is gone (ids are never reused), so a late sweep cannot revive it. */
 	async forget() {
-		await this.ctx.storage.deleteAlarm();
 		await this.ctx.storage.deleteAll();
 		await this.ctx.storage.put(deleted, true);
 		this.store = await endpointStore(this.ctx.storage);
