@@ -1,10 +1,8 @@
 /** Every message of an error and of its causes: drizzle wraps D1's error in a `DrizzleQueryError`'s `cause`. */
-const messages = (error: unknown): string[] =>
-	error instanceof Error
-		? [error.message, ...messages(error.cause)]
-		: error === undefined
-			? []
-			: [String(error)];
+const messages = (error: unknown): string[] => {
+	if (error instanceof Error) return [error.message, ...messages(error.cause)];
+	return error === undefined ? [] : [String(error)];
+};
 
 /**
  * D1's messages for a failure of the platform rather than of the statement, and locally SQLite's busy, locked or

@@ -24,8 +24,7 @@ export const walkEach = async <Value, Row, Alongside = never>(
 	},
 ): Promise<{ rows: Row[]; alongside: Alongside[] }> => {
 	const { values, walk, size, id, alongside } = list;
-	const [first, ...rest] = values ?? [undefined];
-	const walks = [walk(first), ...rest.map(walk)];
+	const walks = (values?.length ? values : [undefined]).map(walk);
 	if (walks.length === 1 && alongside === undefined) return { rows: await walks[0], alongside: [] };
 	const batch = [...walks, ...(alongside ? [alongside] : [])] as [Walk<Row>, ...Walk<Row>[]];
 	// A batch answers each query with what awaiting it would.

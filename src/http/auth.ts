@@ -168,14 +168,9 @@ export const grantHolderUntil = async (env: Env, props: GrantProps, now: number)
 
 /** Requires a Bearer API key or `API_TOKEN` root token; a failure is counted on its address's budget. */
 export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
-	// A tool call of /mcp acts as the client its MCP request authenticated (src/mcp/index.ts).
-	const acting = c.env.ACTING_CLIENT;
-	if (acting) {
-		c.set("client", acting);
-		return next();
-	}
 	const presented = bearerOf(c);
-	const client = presented && (await credentialClient(c, presented));
+	// A tool call of /mcp acts as the client its MCP request authenticated (src/mcp/index.ts).
+	const client = c.env.ACTING_CLIENT ?? (presented && (await credentialClient(c, presented)));
 	if (!client) {
 		await limitFailedAuth(c);
 		// RFC 6750 §3.1: without Bearer credentials a client learns the scheme only.

@@ -19,10 +19,9 @@ export const log = (level: "warn" | "error", fields: LogFields) =>
 /** An error as logged: a failed statement by its query, stack and cause (its bound parameters can hold secrets). */
 export const loggable = (error: unknown): string => {
 	if (error instanceof DrizzleQueryError) {
-		const frames = error.stack?.split("\n").filter((line) => /^\s+at /.test(line));
 		return [
 			`DrizzleQueryError: Failed query: ${error.query}`,
-			...(frames ?? []),
+			...(error.stack?.split("\n").filter((line) => /^\s+at /.test(line)) ?? []),
 			`Caused by: ${loggable(error.cause)}`,
 		].join("\n");
 	}

@@ -131,8 +131,7 @@ type DnsAnswer = { Status: number; Answer?: { type: number; data: string; TTL: n
 
 /** The name's records of `type`, per the resolver's JSON API. */
 const lookup = async (name: string, type: keyof typeof types) => {
-	const query = `${resolver}?name=${encodeURIComponent(name)}&type=${type}`;
-	const response = await fetch(query, {
+	const response = await fetch(`${resolver}?name=${encodeURIComponent(name)}&type=${type}`, {
 		headers: { accept: "application/dns-json" },
 		signal: AbortSignal.timeout(durations.deliveryTimeout),
 	});

@@ -28,9 +28,8 @@ const checksumOf = (random: string) => {
 export const newKeySecret = () => {
 	let random = "";
 	while (random.length < randomLength) {
-		for (const byte of crypto.getRandomValues(new Uint8Array(randomLength))) {
-			if (byte < 248 && random.length < randomLength) random += base62[byte % 62];
-		}
+		const [byte] = crypto.getRandomValues(new Uint8Array(1));
+		if (byte < 248) random += base62[byte % 62];
 	}
 	return `${prefix}${random}${checksumOf(random)}`;
 };

@@ -102,8 +102,7 @@ const changeKey = async (
 /** Changes a key's name, scopes or expiry. */
 export const updateKey = (ctx: WriteContext, client: Client, id: number, patch: KeyPatch) => {
 	withinClient(client, ctx.now, patch);
-	const expiry = patch.expiresAt === undefined ? {} : { expiresAt: utc(patch.expiresAt) };
-	return changeKey(ctx, client, id, { ...patch, ...expiry });
+	return changeKey(ctx, client, id, { ...patch, expiresAt: utc(patch.expiresAt) });
 };
 
 /** Gives a key a new secret; the previous one works for `roll.previousValidFor` seconds more. */
@@ -121,11 +120,10 @@ export const rollKey = async (ctx: WriteContext, client: Client, id: number, rol
 export const revokeKey = async (ctx: WriteContext, env: Env, id: number) => {
 	const { db, ifMatch } = ctx;
 	const enabled = await enabledWebhooksOf(db, env, id);
-	const revoking = and(eq(apiKeys.id, id), apiKey.matches(ifMatch));
 	const probe = await runWrite(db, {
 		// First, while the key still names them (under the revocation's own conditions).
 		before: disablingWebhooks(ctx, id, enabled, apiKey.has(db, id, apiKey.matches(ifMatch))),
-		write: db.delete(apiKeys).where(revoking),
+		write: db.delete(apiKeys).where(and(eq(apiKeys.id, id), apiKey.matches(ifMatch))),
 		probe: apiKey.state(db, id, ifMatch),
 	});
 	if (!probe.written) apiKey.mustBeCurrent(id, probe);
