@@ -34,10 +34,12 @@ const preflight = honoCors({
 	maxAge: 86400,
 });
 
+const exposed = exposeHeaders.join(",");
+
 /** The headers of every answer that is not a preflight, the same for every origin. */
 const addSimpleHeaders = (c: Context) => {
 	c.header("Access-Control-Allow-Origin", origin);
-	c.header("Access-Control-Expose-Headers", exposeHeaders.join(","));
+	c.header("Access-Control-Expose-Headers", exposed);
 };
 
 /** CORS for any origin: hono's answers preflights; ours stage the rest before the handler (hono's builds twice). */
