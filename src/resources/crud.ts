@@ -31,13 +31,7 @@ type EventNoun = {
 }[EventType];
 
 /** A request validated against one of the routes below. */
-type Given = Context<
-	AppEnv,
-	string,
-	{
-		out: { param: Record<string, number>; json: object; query: { limit: number; cursor?: string } };
-	}
->;
+type Given = Context<AppEnv, string, { out: { param: Record<string, number>; json: object } }>;
 
 const capital = <S extends string>(word: S) =>
 	`${word[0].toUpperCase()}${word.slice(1)}` as Capitalize<S>;
